@@ -1,0 +1,300 @@
+//! Legal move generation with bitboards.
+//!
+//! Moves come in groups that share everything but the PÜNCT destination: a placement of one
+//! type in one rotation, or a move of one board piece into one rotation and one landing
+//! level. Each group is a bitboard of destinations computed with a few shifts, so counting
+//! moves is a sum of popcounts, and a uniformly random move is a random index into those
+//! counts, found without listing the moves.
+
+use std::ops::ControlFlow;
+
+use rand::{Rng, RngExt};
+
+use crate::bitboard::Bitboard;
+use crate::cell::Cell;
+use crate::geometry::{CENTRE, LINES};
+use crate::moves::Move;
+use crate::piece::{FITS, PieceType};
+use crate::position::{NO_PIECE, Position, Variant, colour_of, ids_of, kind_of};
+
+/// Levels a stack can reach: 36 pieces can be stacked at most 36 high.
+const MAX_LEVELS: usize = 40;
+
+/// What the destinations of a group have in common.
+#[derive(Clone, Copy, Debug)]
+enum Group {
+    Place(PieceType, u8),
+    Shift(Cell, u8),
+}
+
+impl Group {
+    #[inline]
+    fn to_move(self, to: Cell) -> Move {
+        match self {
+            Group::Place(piece, rotation) => Move::Place {
+                piece,
+                at: to,
+                rotation,
+            },
+            Group::Shift(from, rotation) => Move::Shift { from, to, rotation },
+        }
+    }
+}
+
+/// Cells by the level of their top: `planes[h]` holds the cells of height `h`.
+struct Planes {
+    planes: [Bitboard; MAX_LEVELS],
+    max: usize,
+}
+
+impl Planes {
+    fn new(pos: &Position) -> Planes {
+        let mut planes = [Bitboard::EMPTY; MAX_LEVELS];
+        planes[0] = !pos.occupied;
+        let mut max = 0;
+        for cell in pos.occupied {
+            let h = pos.slots[pos.top[cell.index()] as usize].level as usize;
+            planes[h].insert(cell);
+            max = max.max(h);
+        }
+        Planes { planes, max }
+    }
+
+    /// Moves `cell` from level `from` to level `to`.
+    #[inline]
+    fn relevel(&mut self, cell: Cell, from: usize, to: usize) {
+        self.planes[from].remove(cell);
+        self.planes[to].insert(cell);
+    }
+}
+
+impl Position {
+    /// Calls `f` with every group of legal moves until it breaks.
+    #[inline]
+    fn for_each_group<F>(&self, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Group, Bitboard) -> ControlFlow<()>,
+    {
+        let mover = self.turn;
+        let mut planes = Planes::new(self);
+
+        let reserve = self.reserve[mover.index()];
+        if reserve.total() > 0 {
+            let centre_banned = self.variant == Variant::Standard || self.occupied.is_empty();
+            let free = if centre_banned {
+                planes.planes[0] & !CENTRE
+            } else {
+                planes.planes[0]
+            };
+            for kind in PieceType::ALL {
+                if reserve.get(kind) == 0 {
+                    continue;
+                }
+                for r in 0..kind.rotations() {
+                    let [o1, o2] = kind.offsets(r);
+                    let to =
+                        FITS[kind.index()][r as usize] & free & free.moved(-o1) & free.moved(-o2);
+                    if !to.is_empty() {
+                        f(Group::Place(kind, r), to)?;
+                    }
+                }
+            }
+        }
+
+        let mut own = self.visible[mover.index()];
+        for id in ids_of(mover) {
+            if !self.is_free(id) {
+                continue;
+            }
+            let slot = self.slots[id as usize];
+            let level = slot.level as usize;
+            // Lift the piece: each of its cells shows what lies below it.
+            for i in 0..3 {
+                let below = slot.below[i];
+                let h = if below == NO_PIECE {
+                    0
+                } else {
+                    self.slots[below as usize].level as usize
+                };
+                planes.relevel(slot.cells[i], level, h);
+                own.set(
+                    slot.cells[i],
+                    below != NO_PIECE && colour_of(below) == mover,
+                );
+            }
+            self.shift_groups(
+                &planes,
+                own,
+                kind_of(id),
+                slot.cells[0],
+                slot.rotation,
+                &mut f,
+            )?;
+            for i in 0..3 {
+                let below = slot.below[i];
+                let h = if below == NO_PIECE {
+                    0
+                } else {
+                    self.slots[below as usize].level as usize
+                };
+                planes.relevel(slot.cells[i], h, level);
+                own.insert(slot.cells[i]);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The groups of moves of one lifted piece.
+    #[inline]
+    fn shift_groups<F>(
+        &self,
+        planes: &Planes,
+        own: Bitboard,
+        kind: PieceType,
+        from: Cell,
+        current: u8,
+        f: &mut F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(Group, Bitboard) -> ControlFlow<()>,
+    {
+        let line = LINES[from.index()];
+        let empty = planes.planes[0];
+        for r in 0..kind.rotations() {
+            let mut mask = FITS[kind.index()][r as usize] & line;
+            if r == current {
+                // Same cells, same PÜNCT: the piece would land where it stands.
+                mask.remove(from);
+            }
+            let [o1, o2] = kind.offsets(r);
+            let group = Group::Shift(from, r);
+            let flat = mask & empty & empty.moved(-o1) & empty.moved(-o2);
+            if !flat.is_empty() {
+                f(group, flat)?;
+            }
+            let supported = mask & own;
+            if supported.is_empty() {
+                continue;
+            }
+            let mut lower = empty;
+            for plane in &planes.planes[1..=planes.max] {
+                let p = *plane;
+                if !p.is_empty() {
+                    let ends = p.moved(-o2);
+                    let jump = supported & p & p.moved(-o1) & ends;
+                    if !jump.is_empty() {
+                        f(group, jump)?;
+                    }
+                    if kind.can_bridge() {
+                        let bridge = if kind.middle_dot() == 0 {
+                            supported & lower & p.moved(-o1) & ends
+                        } else {
+                            supported & p & lower.moved(-o1) & ends
+                        };
+                        if !bridge.is_empty() {
+                            f(group, bridge)?;
+                        }
+                    }
+                }
+                lower |= p;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// All legal moves, in generation order (see [`Position::legal_move_texts`] for the
+    /// canonical order).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(8192);
+        self.extend_legal_moves(&mut out);
+        out
+    }
+
+    /// Appends all legal moves to `out` (reuse one vector to avoid allocating).
+    pub fn extend_legal_moves(&self, out: &mut Vec<Move>) {
+        let _ = self.for_each_group(|group, to| {
+            out.extend(to.into_iter().map(|cell| group.to_move(cell)));
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// The canonical list of legal moves: distinct move texts sorted by byte order.
+    pub fn legal_move_texts(&self) -> Vec<String> {
+        let mut texts: Vec<String> = self.legal_moves().iter().map(Move::to_string).collect();
+        texts.sort_unstable();
+        texts
+    }
+
+    /// Number of legal moves.
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut n = 0;
+        let _ = self.for_each_group(|_, to| {
+            n += u64::from(to.count());
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        self.for_each_group(|_, _| ControlFlow::Break(()))
+            .is_break()
+    }
+
+    /// The `n`-th legal move in generation order.
+    pub fn nth_legal_move(&self, mut n: u64) -> Option<Move> {
+        let mut found = None;
+        let _ = self.for_each_group(|group, to| {
+            let k = u64::from(to.count());
+            if n < k {
+                found = to.nth(n as u32).map(|cell| group.to_move(cell));
+                return ControlFlow::Break(());
+            }
+            n -= k;
+            ControlFlow::Continue(())
+        });
+        found
+    }
+
+    /// A legal move drawn uniformly at random, without building the move list.
+    pub fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        let total = self.count_legal_moves();
+        if total == 0 {
+            return None;
+        }
+        self.nth_legal_move(rng.random_range(0..total))
+    }
+
+    /// Whether `mv` is legal, by the generator's own rules (fast; [`Position::check`] gives
+    /// the reason when it is not).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let mv = self.canonical(mv);
+        let (want_group, to) = match mv {
+            Move::Place {
+                piece,
+                at,
+                rotation,
+            } => (Group::Place(piece, rotation), at),
+            Move::Shift { from, to, rotation } => {
+                let id = self.top[from.index()];
+                if id == NO_PIECE || self.slots[id as usize].cells[0] != from {
+                    return false;
+                }
+                (Group::Shift(from, kind_of(id).normalize(rotation)), to)
+            }
+        };
+        self.for_each_group(|group, cells| {
+            let same = match (group, want_group) {
+                (Group::Place(a, r), Group::Place(b, s)) => a == b && r == s,
+                (Group::Shift(a, r), Group::Shift(b, s)) => a == b && r == s,
+                _ => false,
+            };
+            if same && cells.contains(to) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .is_break()
+    }
+}

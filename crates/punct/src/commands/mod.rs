@@ -1,0 +1,32 @@
+//! One module per subcommand; each turns parsed arguments into work on the libraries.
+
+mod moves;
+mod perft;
+mod show;
+
+use anyhow::Context as _;
+use punct_core::{Position, Variant};
+
+use crate::cli::{Cli, Command};
+
+/// Runs the chosen subcommand.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Perft {
+            variant,
+            position,
+            depth,
+            divide,
+        } => perft::run(&start(position.as_deref(), variant)?, depth, divide),
+        Command::Moves { position } => moves::run(position.as_deref()),
+        Command::Show { position } => show::run(&start(position.as_deref(), Variant::Standard)?),
+    }
+}
+
+/// The position given as text, or the empty board of `variant`.
+fn start(text: Option<&str>, variant: Variant) -> anyhow::Result<Position> {
+    match text {
+        Some(text) => Position::from_text(text).with_context(|| format!("in position `{text}`")),
+        None => Ok(Position::new(variant)),
+    }
+}
