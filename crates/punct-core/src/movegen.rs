@@ -218,8 +218,12 @@ impl Position {
         });
     }
 
-    /// The canonical list of legal moves: distinct move texts sorted by byte order.
+    /// The canonical list of legal moves: distinct move texts sorted by byte order. Empty
+    /// when the game is already decided (connection or 18th placement), since no turn follows.
     pub fn legal_move_texts(&self) -> Vec<String> {
+        if self.decisive_outcome().is_some() {
+            return Vec::new();
+        }
         let mut texts: Vec<String> = self.legal_moves().iter().map(Move::to_string).collect();
         texts.sort_unstable();
         texts

@@ -1,0 +1,158 @@
+//! Game records: writing, reading back, and refusing what is wrong with a reason and a line.
+
+use punct_core::{Game, Move, Outcome, Position, Record, Termination, Variant};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+fn random_game(seed: u64, variant: Variant) -> Game {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut game = Game::new(variant);
+    let plies = rng.random_range(1..120);
+    while game.outcome().is_none() && game.moves().len() < plies {
+        let moves = game.position().legal_moves();
+        let shifts: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| !m.is_placement())
+            .collect();
+        let mv = if !shifts.is_empty() && rng.random_bool(0.6) {
+            shifts[rng.random_range(0..shifts.len())]
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        };
+        game.play(mv).unwrap();
+    }
+    game
+}
+
+#[test]
+fn written_records_read_back_to_the_same_text_and_game() {
+    for seed in 0..40 {
+        let variant = if seed % 2 == 0 {
+            Variant::Standard
+        } else {
+            Variant::Basic
+        };
+        let game = random_game(seed, variant);
+        let text =
+            Record::from_game(game.clone(), "Ada", "Bob \"the builder\"", "2026.11.22").to_string();
+        let read = Record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(read.to_string(), text);
+        assert_eq!(read.game.moves(), game.moves());
+        assert_eq!(read.game.outcome(), game.outcome());
+        assert_eq!(read.tag("Black"), Some("Bob \"the builder\""));
+    }
+}
+
+#[test]
+fn a_record_looks_like_pgn() {
+    let mut game = Game::new(Variant::Standard);
+    for m in ["TE4:0", "TK5:0", "E4-E7:3"] {
+        game.play(Move::parse(m).unwrap()).unwrap();
+    }
+    let mut record = Record::from_game(game, "Ada", "Bob", "2026.11.22");
+    record.moves[1].comment = Some("a quiet reply".into());
+    record.intro = Some("opening".into());
+    let text = record.to_string();
+    assert_eq!(
+        text,
+        "[Game \"PÜNCT\"]\n[Variant \"standard\"]\n[White \"Ada\"]\n[Black \"Bob\"]\n\
+         [Date \"2026.11.22\"]\n[Result \"*\"]\n\n\
+         {opening} 1. TE4:0 TK5:0 {a quiet reply} 2. E4-E7:3 *\n"
+    );
+    assert_eq!(Record::parse(&text).unwrap().to_string(), text);
+}
+
+#[test]
+fn a_record_from_a_set_up_position_carries_it_in_a_tag() {
+    let start = Position::from_text("standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2").unwrap();
+    let mut game = Game::from_position(start);
+    game.play(Move::parse("K5-K9:0").unwrap()).unwrap();
+    game.play(Move::parse("TC2:0").unwrap()).unwrap();
+    let text = Record::from_game(game, "a", "b", "?").to_string();
+    assert!(text.contains("[Position \"standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2\"]"));
+    assert!(text.contains("3... K5-K9:0 4. TC2:0 *"), "{text}");
+    assert_eq!(Record::parse(&text).unwrap().to_string(), text);
+}
+
+#[test]
+fn resignation_is_kept_from_the_tags() {
+    let mut game = Game::new(Variant::Basic);
+    game.play(Move::parse("TE4:0").unwrap()).unwrap();
+    game.end(Outcome {
+        winner: Some(punct_core::Colour::White),
+        termination: Termination::Resignation,
+    });
+    let text = Record::from_game(game, "a", "b", "?").to_string();
+    assert!(text.contains("[Termination \"resignation\"]"));
+    let read = Record::parse(&text).unwrap();
+    assert_eq!(
+        read.game.outcome().unwrap().termination,
+        Termination::Resignation
+    );
+}
+
+#[test]
+fn bad_records_name_the_problem_and_the_line() {
+    let cases = [
+        (
+            "[Variant \"standard\"]\n\n1. TI9:0 *\n",
+            3,
+            "central hexagon",
+        ),
+        (
+            "[Variant \"standard\"]\n\n1. TE4:0 TE4:0 *\n",
+            3,
+            "move 2 `TE4:0`",
+        ),
+        (
+            "[Variant \"standard\"]\n\n1. TE4:0\n2. TK5:0 *\n",
+            4,
+            "move number `2.` should be `1...`",
+        ),
+        (
+            "[Variant \"standard\"]\n\n1. TE4:0 TK5:0\n",
+            3,
+            "missing result",
+        ),
+        (
+            "[Variant \"standard\"]\n[Result \"1-0\"]\n\n1. TE4:0 *\n",
+            4,
+            "differs from the Result tag",
+        ),
+        ("[Variant \"chess\"]\n\n*\n", 1, "unknown Variant"),
+        ("[Variant standard]\n\n*\n", 1, "double quotes"),
+        (
+            "[Variant \"standard\"]\n\n1. TE4:0 {never closed *\n",
+            3,
+            "never closed",
+        ),
+        (
+            "[Variant \"standard\"]\n\n1. TE4:0 * TK5:0\n",
+            3,
+            "after the result",
+        ),
+        ("[Variant \"standard\"]\n\n1. XX:0 *\n", 3, "malformed move"),
+        (
+            "[Variant \"standard\"]\n[Position \"standard w 0 wTA1:0@1\"]\n\n*\n",
+            1,
+            "bad Position tag",
+        ),
+    ];
+    for (text, line, needle) in cases {
+        let err = Record::parse(text).unwrap_err();
+        assert!(err.message.contains(needle), "{text:?}: {err}");
+        assert_eq!(err.line, line, "{text:?}: {err}");
+    }
+}
+
+#[test]
+fn a_result_that_contradicts_the_board_is_refused() {
+    // White connects with the last move, so the record must say 1-0.
+    let start =
+        "standard w 14 wTA8:5@1,wEB9:5@1,wEE9:5@1,wEH9:5@1,bTK5:0@1,wCL9:2@1,wCO9:2@1,wEH9:5@2";
+    let text = format!("[Variant \"standard\"]\n[Position \"{start}\"]\n\n8. TQ10:2 0-1\n");
+    let err = Record::parse(&text).unwrap_err();
+    assert!(err.message.contains("White wins by connection"), "{err}");
+    assert!(Record::parse(&text.replace("0-1", "1-0")).is_ok());
+}

@@ -1,0 +1,113 @@
+//! The `punct` command as a user runs it.
+
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+
+fn punct(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn perft_prints_the_total_last() {
+    for variant in ["basic", "standard"] {
+        let out = stdout(&punct(&["perft", "--variant", variant, "--depth", "1"], ""));
+        assert_eq!(out, "4986\n");
+    }
+    let basic = stdout(&punct(&["perft", "--variant", "basic", "--depth", "2"], ""));
+    assert_eq!(basic.lines().last(), Some("28499958"));
+    let standard = stdout(&punct(&["perft", "--depth", "2"], ""));
+    assert_eq!(standard.lines().last(), Some("23841810"));
+}
+
+#[test]
+fn perft_divide_lists_each_move_then_the_total() {
+    let out = stdout(&punct(&["perft", "--depth", "2", "--divide"], ""));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4987);
+    assert_eq!(lines[4986], "23841810");
+    let sum: u64 = lines[..4986]
+        .iter()
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 23841810);
+    let mut sorted = lines[..4986].to_vec();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        lines[..4986],
+        "divide lists moves in canonical order"
+    );
+}
+
+#[test]
+fn perft_from_a_position() {
+    let pos = "standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2";
+    let out = stdout(&punct(&["perft", "--position", pos, "--depth", "1"], ""));
+    let moves = stdout(&punct(&["moves", "--position", pos], ""));
+    assert_eq!(out.trim(), moves.lines().count().to_string());
+}
+
+#[test]
+fn moves_prints_the_canonical_list() {
+    let out = stdout(&punct(&["moves", "--position", "standard w 0 -"], ""));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4986);
+    assert!(lines.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(lines[0], "CA3:0");
+}
+
+#[test]
+fn moves_reads_many_positions_from_standard_input() {
+    // The second position is won: no move follows, so its line is empty.
+    let won = "standard b 15 wTA8:5@1,wEB9:5@1,wEE9:5@1,wEH9:5@1,bTK5:0@1,wCL9:2@1,wCO9:2@1,wTQ10:2@1,wEH9:5@2";
+    let input = format!("standard w 2 wEA5:3@1,bTK5:0@1\n{won}\nstandard w 0 -\n");
+    let out = stdout(&punct(&["moves"], &input));
+    let lines: Vec<&str> = out.split('\n').collect();
+    assert_eq!(lines.len(), 4, "three lines and the final newline");
+    assert!(lines[0].split(' ').any(|m| m == "A5-A5:4"));
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[2].split(' ').count(), 4986);
+}
+
+#[test]
+fn show_draws_the_board_and_the_status() {
+    let pos = "standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2";
+    let out = stdout(&punct(&["show", "--position", pos], ""));
+    assert!(out.starts_with(pos));
+    assert!(out.contains("W2"), "{out}");
+    assert!(out.contains("White  reserve: T×4"));
+    assert!(out.contains("Black to move"));
+}
+
+#[test]
+fn errors_go_to_standard_error_with_a_failing_status() {
+    let bad = punct(&["moves", "--position", "standard w 0 wTA1:0@1"], "");
+    assert!(!bad.status.success());
+    assert!(bad.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no such cell `A1`"));
+    let bad_line = punct(&["moves"], "standard w 0 -\nnonsense\n");
+    assert!(!bad_line.status.success());
+    assert!(String::from_utf8_lossy(&bad_line.stderr).contains("line 2"));
+}
