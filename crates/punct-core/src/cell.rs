@@ -100,6 +100,12 @@ impl Cell {
         Cell::from_coords(c + ROW_STRIDE, r - 1)
     }
 
+    /// The cell stored at `index`, which the caller knows to be an existing cell.
+    #[inline]
+    pub(crate) const fn from_raw(index: u8) -> Cell {
+        Cell(index)
+    }
+
     /// The index of this cell in `0..256`.
     pub const fn index(self) -> usize {
         self.0 as usize

@@ -179,7 +179,28 @@ impl PieceType {
     }
 
     /// Index offsets of the two minor dots from the PÜNCT.
+    #[inline]
     pub(crate) const fn offsets(self, r: u8) -> [i32; 2] {
+        OFFSETS[self.index()][r as usize % 6]
+    }
+
+    /// The three cells covered, for a PÜNCT cell and rotation where the piece fits on the
+    /// board (see [`FITS`]); a table lookup instead of the walk of [`PieceType::footprint`].
+    #[inline]
+    pub(crate) fn footprint_fitting(self, at: Cell, r: u8) -> Option<[Cell; 3]> {
+        if !FITS[self.index()][r as usize % 6].contains(at) {
+            return None;
+        }
+        let [o1, o2] = self.offsets(r);
+        let p = at.index() as i32;
+        Some([
+            at,
+            Cell::from_raw((p + o1) as u8),
+            Cell::from_raw((p + o2) as u8),
+        ])
+    }
+
+    const fn compute_offsets(self, r: u8) -> [i32; 2] {
         let paths = self.paths(r);
         let mut out = [0; 2];
         let mut i = 0;
@@ -236,6 +257,21 @@ impl fmt::Display for PieceType {
         write!(f, "{}", self.letter())
     }
 }
+
+/// For each type and rotation, the index offsets of the two minor dots.
+const OFFSETS: [[[i32; 2]; 6]; 6] = {
+    let mut out = [[[0; 2]; 6]; 6];
+    let mut t = 0;
+    while t < 6 {
+        let mut r = 0;
+        while r < 6 {
+            out[t][r] = PieceType::ALL[t].compute_offsets(r as u8);
+            r += 1;
+        }
+        t += 1;
+    }
+    out
+};
 
 /// For each type and rotation, the PÜNCT cells where the whole piece fits on the board.
 pub(crate) const FITS: [[Bitboard; 6]; 6] = {
@@ -314,6 +350,7 @@ mod tests {
                 for cell in Cell::all() {
                     let fits = FITS[t.index()][r as usize].contains(cell);
                     assert_eq!(fits, t.footprint(cell, r).is_some());
+                    assert_eq!(t.footprint_fitting(cell, r), t.footprint(cell, r));
                     if let Some([p, a, b]) = t.footprint(cell, r) {
                         assert_eq!(a.index() as i32 - p.index() as i32, o1);
                         assert_eq!(b.index() as i32 - p.index() as i32, o2);

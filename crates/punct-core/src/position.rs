@@ -416,7 +416,7 @@ impl Position {
                     .find(|&id| self.slots[id].level == 0)
                     .unwrap_or(first) as u8;
                 self.reserve[mover.index()].take(piece);
-                let cells = piece.footprint(at, rotation).unwrap_or([at; 3]);
+                let cells = piece.footprint_fitting(at, rotation).unwrap_or([at; 3]);
                 (id, cells, rotation)
             }
             Move::Shift { from, to, rotation } => {
@@ -424,7 +424,7 @@ impl Position {
                 let kind = kind_of(id);
                 self.lift(id);
                 let rotation = kind.normalize(rotation);
-                let cells = kind.footprint(to, rotation).unwrap_or([to; 3]);
+                let cells = kind.footprint_fitting(to, rotation).unwrap_or([to; 3]);
                 (id, cells, rotation)
             }
         };
