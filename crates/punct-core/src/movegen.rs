@@ -109,35 +109,18 @@ impl Position {
             let slot = self.slots[id as usize];
             let level = slot.level as usize;
             // Lift the piece: each of its cells shows what lies below it.
+            let below = slot.below.map(|b| match b {
+                NO_PIECE => 0,
+                b => self.slots[b as usize].level as usize,
+            });
             for i in 0..3 {
-                let below = slot.below[i];
-                let h = if below == NO_PIECE {
-                    0
-                } else {
-                    self.slots[below as usize].level as usize
-                };
-                planes.relevel(slot.cells[i], level, h);
-                own.set(
-                    slot.cells[i],
-                    below != NO_PIECE && colour_of(below) == mover,
-                );
+                planes.relevel(slot.cells[i], level, below[i]);
+                let b = slot.below[i];
+                own.set(slot.cells[i], b != NO_PIECE && colour_of(b) == mover);
             }
-            self.shift_groups(
-                &planes,
-                own,
-                kind_of(id),
-                slot.cells[0],
-                slot.rotation,
-                &mut f,
-            )?;
+            self.shift_groups(&planes, own, kind_of(id), slot.cells[0], slot.rotation, &mut f)?;
             for i in 0..3 {
-                let below = slot.below[i];
-                let h = if below == NO_PIECE {
-                    0
-                } else {
-                    self.slots[below as usize].level as usize
-                };
-                planes.relevel(slot.cells[i], h, level);
+                planes.relevel(slot.cells[i], below[i], level);
                 own.insert(slot.cells[i]);
             }
         }
