@@ -118,7 +118,14 @@ impl Position {
                 let b = slot.below[i];
                 own.set(slot.cells[i], b != NO_PIECE && colour_of(b) == mover);
             }
-            self.shift_groups(&planes, own, kind_of(id), slot.cells[0], slot.rotation, &mut f)?;
+            self.shift_groups(
+                &planes,
+                own,
+                kind_of(id),
+                slot.cells[0],
+                slot.rotation,
+                &mut f,
+            )?;
             for i in 0..3 {
                 planes.relevel(slot.cells[i], below[i], level);
                 own.insert(slot.cells[i]);

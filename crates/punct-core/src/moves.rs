@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cell::{Cell, CellError};
-use crate::piece::PieceType;
+use crate::piece::{PieceType, parse_rotation};
 
 /// One turn: a placement from the reserve, or a move of a piece on the board.
 ///
@@ -82,10 +82,8 @@ impl Move {
         let (body, rot) = text
             .rsplit_once(':')
             .ok_or_else(|| bad("expected `:` followed by a rotation 0 to 5"))?;
-        let rotation = match rot.as_bytes() {
-            [d @ b'0'..=b'5'] => d - b'0',
-            _ => return Err(bad("the rotation after `:` must be one digit 0 to 5")),
-        };
+        let rotation = parse_rotation(rot)
+            .ok_or_else(|| bad("the rotation after `:` must be one digit 0 to 5"))?;
         if let Some((from, to)) = body.split_once('-') {
             let from = Cell::parse(from).map_err(|e| MoveError::Cell(text.to_owned(), e))?;
             let to = Cell::parse(to).map_err(|e| MoveError::Cell(text.to_owned(), e))?;

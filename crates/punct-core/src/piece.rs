@@ -258,6 +258,14 @@ impl fmt::Display for PieceType {
     }
 }
 
+/// Reads a rotation written as one digit 0 to 5.
+pub(crate) fn parse_rotation(text: &str) -> Option<u8> {
+    match text.as_bytes() {
+        [d @ b'0'..=b'5'] => Some(d - b'0'),
+        _ => None,
+    }
+}
+
 /// For each type and rotation, the index offsets of the two minor dots.
 const OFFSETS: [[[i32; 2]; 6]; 6] = {
     let mut out = [[[0; 2]; 6]; 6];

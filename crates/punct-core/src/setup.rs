@@ -7,7 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cell::Cell;
-use crate::piece::{Colour, PieceType};
+use crate::piece::{Colour, PieceType, parse_rotation};
 use crate::position::{Piece, Position, Variant};
 
 /// A position as written, not yet checked.
@@ -111,10 +111,8 @@ fn parse_piece(index: usize, text: &str) -> Result<Piece, PositionError> {
     let (rotation, level) = rest
         .split_once('@')
         .ok_or_else(|| bad("expected `@` and a level after the rotation"))?;
-    let rotation = match rotation.as_bytes() {
-        [d @ b'0'..=b'5'] => d - b'0',
-        _ => return Err(bad("the rotation must be one digit 0 to 5")),
-    };
+    let rotation =
+        parse_rotation(rotation).ok_or_else(|| bad("the rotation must be one digit 0 to 5"))?;
     let level = parse_number(level)
         .filter(|l| (1..=64).contains(l))
         .ok_or_else(|| bad("the level must be a number 1 or more"))? as u8;
