@@ -113,10 +113,9 @@ impl Position {
                 NO_PIECE => 0,
                 b => self.slots[b as usize].level as usize,
             });
-            for i in 0..3 {
-                planes.relevel(slot.cells[i], level, below[i]);
-                let b = slot.below[i];
-                own.set(slot.cells[i], b != NO_PIECE && colour_of(b) == mover);
+            for ((&cell, &b), &h) in slot.cells.iter().zip(&slot.below).zip(&below) {
+                planes.relevel(cell, level, h);
+                own.set(cell, b != NO_PIECE && colour_of(b) == mover);
             }
             self.shift_groups(
                 &planes,
@@ -126,9 +125,9 @@ impl Position {
                 slot.rotation,
                 &mut f,
             )?;
-            for i in 0..3 {
-                planes.relevel(slot.cells[i], below[i], level);
-                own.insert(slot.cells[i]);
+            for (&cell, &h) in slot.cells.iter().zip(&below) {
+                planes.relevel(cell, h, level);
+                own.insert(cell);
             }
         }
         ControlFlow::Continue(())
