@@ -70,6 +70,22 @@ fn make_unmake(bencher: Bencher) {
         });
 }
 
+/// The alternative to make / unmake: copy the position, then make on the copy.
+#[divan::bench]
+fn copy_make(bencher: Bencher) {
+    let pos = position("midgame");
+    let moves = pos.legal_moves();
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            for &mv in &moves {
+                let mut child = black_box(&pos).clone();
+                child.make(mv);
+                black_box(&child);
+            }
+        });
+}
+
 #[divan::bench]
 fn decisive_outcome(bencher: Bencher) {
     let pos = Position::from_text(MIDGAME).unwrap();
