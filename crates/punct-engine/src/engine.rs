@@ -1,14 +1,18 @@
-//! The engine's entry point.
+//! The engine's entry point: tactics first, then the tree search within the limits.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use punct_core::{Game, Move};
-use rand::SeedableRng;
+use punct_core::{Game, Move, Position};
 use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
 
 use crate::level::Level;
 use crate::limits::SearchLimits;
+use crate::search::Tree;
+use crate::search::tree::Node;
+use crate::tactics::{self, Defence};
+use crate::time;
 
 /// How the engine is set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +48,16 @@ impl Score {
     pub fn expectation(self) -> f32 {
         self.win + 0.5 * self.draw
     }
+
+    /// A score with expectation `e` and no draws.
+    fn from_expectation(e: f32) -> Score {
+        let e = e.clamp(0.0, 1.0);
+        Score {
+            win: e,
+            draw: 0.0,
+            loss: 1.0 - e,
+        }
+    }
 }
 
 /// Progress of a running search, reported along the way.
@@ -78,10 +92,19 @@ pub struct SearchResult {
     pub time: Duration,
 }
 
+/// Thinking time when the limits bound nothing.
+const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
+
+/// How often progress is reported during a search.
+const INFO_INTERVAL: Duration = Duration::from_millis(500);
+
 /// A PÜNCT player.
 pub struct Engine {
     options: Options,
     rng: SmallRng,
+    tree: Option<Tree>,
+    /// Lines reported per `info` round (1 normally).
+    multipv: usize,
 }
 
 impl Engine {
@@ -90,6 +113,8 @@ impl Engine {
         Engine {
             options,
             rng: SmallRng::seed_from_u64(options.seed),
+            tree: None,
+            multipv: 1,
         }
     }
 
@@ -103,13 +128,20 @@ impl Engine {
         self.options.level = level;
     }
 
+    /// Reports the `n` best root moves in each round of progress (at least 1).
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.max(1);
+    }
+
     /// Forgets everything learnt in the current game (search tree, history).
     pub fn new_game(&mut self) {
         self.rng = SmallRng::seed_from_u64(self.options.seed);
+        self.tree = None;
     }
 
     /// Searches the current position of `game` within `limits`, until `stop` is set, calling
-    /// `on_info` with progress. Never panics on a finished game: it returns no move.
+    /// `on_info` with progress. Never panics on a finished game: it returns no move. Limits
+    /// that bound nothing (the default, not `infinite`) mean one second.
     pub fn search(
         &mut self,
         game: &Game,
@@ -117,41 +149,104 @@ impl Engine {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let _ = (limits, stop);
         let started = Instant::now();
-        let pos = game.position();
         if game.outcome().is_some() {
             return SearchResult::default();
         }
-        // Placeholder strategy until the real search lands: a winning move if there is one,
-        // else a random legal move.
-        let mut child = pos.clone();
-        let mut nodes = 0;
-        let winning = pos.legal_moves().into_iter().find(|&mv| {
-            nodes += 1;
-            let undo = child.make(mv);
-            let wins = child
-                .decisive_outcome()
-                .is_some_and(|o| o.winner == Some(pos.turn()));
-            child.unmake(undo);
-            wins
-        });
-        let best_move = winning.or_else(|| pos.random_move(&mut self.rng));
-        let score = Score {
-            win: if winning.is_some() { 1.0 } else { 0.5 },
-            draw: 0.0,
-            loss: if winning.is_some() { 0.0 } else { 0.5 },
+        let mut pos = game.position().clone();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return SearchResult::default();
+        }
+        if let Some(win) = tactics::winning_move(&mut pos, Some(&moves)) {
+            return self.forced(win, Score::from_expectation(1.0), started, on_info);
+        }
+        // A search given no bound at all would never end: think as long as a default move.
+        let limits = if *limits == SearchLimits::default() {
+            &SearchLimits::movetime(DEFAULT_MOVETIME)
+        } else {
+            limits
         };
+        let deadline = time::deadline(limits, pos.turn());
+        // Finding every stopper may take long on a short clock; half the time at most.
+        let give_up =
+            || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| started.elapsed() >= d / 2);
+        let restrict = match tactics::defend(&mut pos, &moves, &give_up) {
+            Defence::Stoppers(stoppers) if stoppers.len() == 1 => {
+                let score = Score::from_expectation(0.5);
+                return self.forced(stoppers[0], score, started, on_info);
+            }
+            Defence::Stoppers(stoppers) => Some(stoppers),
+            Defence::None | Defence::Lost => None,
+        };
+
+        let mut tree = match self.tree.take() {
+            Some(tree) => tree.advance(game),
+            None => Tree::new(pos.clone()),
+        };
+        if !tree.prepare(restrict.as_deref()) {
+            return SearchResult::default();
+        }
+        let node_limit = [limits.nodes, self.options.level.visits()]
+            .into_iter()
+            .flatten()
+            .min();
+        let mut nodes = 0u64;
+        let mut last_info = started;
+        let mut scratch = pos.clone();
+        loop {
+            if stop.load(Ordering::Relaxed)
+                || deadline.is_some_and(|d| started.elapsed() >= d)
+                || node_limit.is_some_and(|n| nodes >= n)
+                || tree.root.proven.is_some()
+            {
+                break;
+            }
+            tree.playout(&mut scratch);
+            nodes += 1;
+            if last_info.elapsed() >= INFO_INTERVAL {
+                last_info = Instant::now();
+                self.report(&tree.root, nodes, started, on_info);
+            }
+        }
+        self.report(&tree.root, nodes, started, on_info);
+        let choice = self.choose(&tree.root);
         let result = SearchResult {
-            best_move,
-            score,
-            pv: best_move.into_iter().collect(),
+            best_move: choice
+                .map(|c| c.mv)
+                .or_else(|| tree.root.children.first().map(|c| c.mv)),
+            score: Score::from_expectation(choice.map_or(0.5, Node::mean)),
+            pv: choice.map_or_else(Vec::new, |c| {
+                let mut pv = vec![c.mv];
+                pv.extend(c.pv());
+                pv
+            }),
             nodes,
+            time: started.elapsed(),
+        };
+        self.tree = Some(tree);
+        result
+    }
+
+    /// The answer when tactics decide the move without a search.
+    fn forced(
+        &mut self,
+        mv: Move,
+        score: Score,
+        started: Instant,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.tree = None;
+        let result = SearchResult {
+            best_move: Some(mv),
+            score,
+            pv: vec![mv],
+            nodes: 1,
             time: started.elapsed(),
         };
         on_info(&SearchInfo {
             depth: 1,
-            nodes,
+            nodes: 1,
             time: result.time,
             score,
             multipv: 1,
@@ -159,4 +254,63 @@ impl Engine {
         });
         result
     }
+
+    /// The root move to play: the most visited, or at low levels one drawn with chances
+    /// growing with its visits (noise, never a move the search did not look at).
+    fn choose<'a>(&mut self, root: &'a Node) -> Option<&'a Node> {
+        let temperature = self.options.level.temperature();
+        let best = root.best_child()?;
+        if temperature == 0.0 || best.proven == Some(1.0) {
+            return Some(best);
+        }
+        let weights: Vec<f32> = root
+            .children
+            .iter()
+            .map(|c| {
+                if c.visits == 0 || c.proven == Some(0.0) {
+                    0.0
+                } else {
+                    (c.visits as f32 / best.visits as f32).powf(1.0 / temperature)
+                }
+            })
+            .collect();
+        let total: f32 = weights.iter().sum();
+        let mut x = self.rng.random_range(0.0..total.max(f32::MIN_POSITIVE));
+        for (child, w) in root.children.iter().zip(&weights) {
+            if x < *w {
+                return Some(child);
+            }
+            x -= w;
+        }
+        Some(best)
+    }
+
+    fn report(
+        &self,
+        root: &Node,
+        nodes: u64,
+        started: Instant,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) {
+        // Unvisited children rank last, by prior, so even a search stopped at once reports.
+        let mut ranked: Vec<&Node> = root.children.iter().collect();
+        ranked.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+        for (i, child) in ranked.iter().take(self.multipv).enumerate() {
+            let mut pv = vec![child.mv];
+            pv.extend(child.pv());
+            on_info(&SearchInfo {
+                depth: pv.len() as u32,
+                nodes,
+                time: started.elapsed(),
+                score: Score::from_expectation(child.mean()),
+                multipv: i + 1,
+                pv,
+            });
+        }
+    }
+}
+
+/// The static evaluation of `pos` for the side to move, as a score.
+pub fn static_score(pos: &Position) -> Score {
+    Score::from_expectation(crate::evaluation::evaluate(pos))
 }

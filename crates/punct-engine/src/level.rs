@@ -1,4 +1,7 @@
-//! Strength levels for people.
+//! Strength levels for people. Lower levels search fewer playouts and, at the lowest,
+//! choose among the moves they searched with some chance instead of always the best:
+//! weaker by seeing less, never by deliberate blunders (every level takes a win in one and
+//! stops the opponent's).
 
 use std::fmt;
 
@@ -26,6 +29,29 @@ impl Level {
     /// The level's number.
     pub fn number(self) -> u8 {
         self.0
+    }
+
+    /// Playouts per move; `None` at full strength, bounded only by time.
+    pub fn visits(self) -> Option<u64> {
+        match self.0 {
+            1 => Some(6),
+            2 => Some(24),
+            3 => Some(96),
+            4 => Some(384),
+            5 => Some(1536),
+            _ => None,
+        }
+    }
+
+    /// How freely the move is drawn among those searched, by their visits: 0 always plays
+    /// the most visited.
+    pub fn temperature(self) -> f32 {
+        match self.0 {
+            1 => 1.0,
+            2 => 0.5,
+            3 => 0.25,
+            _ => 0.0,
+        }
     }
 
     /// A short name for people.

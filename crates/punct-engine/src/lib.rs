@@ -3,13 +3,25 @@
 //!
 //! The public face is [`Engine`]: give it a [`punct_core::Game`] and [`SearchLimits`], get a
 //! [`SearchResult`]. Strength is set with a [`Level`].
+//!
+//! Inside: [`evaluation`] judges positions (connection distances, centre, reserves) and
+//! single moves (priors); [`tactics`] finds wins in one and the moves that stop them;
+//! [`search`] grows a PUCT tree over the few moves the priors favour, with the evaluation
+//! at the leaves; [`time`] shares out the clock.
 
 #![warn(missing_docs)]
 
 mod engine;
+pub mod evaluation;
 mod level;
 mod limits;
+pub mod matches;
+pub mod players;
+pub mod protocol;
+pub mod search;
+pub mod tactics;
+pub mod time;
 
-pub use engine::{Engine, Options, Score, SearchInfo, SearchResult};
+pub use engine::{Engine, Options, Score, SearchInfo, SearchResult, static_score};
 pub use level::Level;
 pub use limits::{Clock, SearchLimits};

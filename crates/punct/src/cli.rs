@@ -7,14 +7,16 @@ use punct_core::Variant;
 #[derive(Parser, Debug)]
 #[command(version, about)]
 pub struct Cli {
-    /// What to do.
+    /// What to do; without a subcommand, `serve` with its defaults.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Serve the browser app and the JSON/WebSocket API (the default without a subcommand).
+    Serve(ServeArgs),
     /// Count move sequences to a depth (a check of the move generator).
     Perft {
         /// Variant of the starting position (ignored with --position).
@@ -45,4 +47,102 @@ pub enum Command {
         #[arg(long)]
         position: Option<String>,
     },
+    /// Play a game in the terminal, against the computer or a friend at the same keyboard.
+    Play(PlayArgs),
+    /// Step through a saved game record, with the engine's evaluation on request.
+    Review(ReviewArgs),
+    /// Speak the engine protocol on standard input and output (for other programs).
+    Engine,
+    /// Play a match between two players and report the score with its error bars.
+    Match(MatchArgs),
+}
+
+/// Arguments of `punct play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// Basic or standard game.
+    #[arg(long, default_value = "standard")]
+    pub variant: Variant,
+    /// The computer's strength, 1 (beginner) to 6 (full strength).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub level: u8,
+    /// Your colour against the computer: white (moves first) or black.
+    #[arg(long, alias = "color", default_value = "white", value_parser = parse_colour)]
+    pub colour: punct_core::Colour,
+    /// Two people take turns at this keyboard; no computer.
+    #[arg(long, conflicts_with_all = ["level", "colour"])]
+    pub human: bool,
+    /// How long the computer thinks per move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+}
+
+/// Arguments of `punct review`.
+#[derive(clap::Args, Debug)]
+pub struct ReviewArgs {
+    /// The record to open.
+    pub file: std::path::PathBuf,
+    /// How long the engine analyses each position shown, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub movetime: u64,
+}
+
+/// Arguments of `punct match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// First player: random, greedy, level1 … level6 (full), or cmd:<program> for any
+    /// program speaking the engine protocol. Scores are this player's.
+    pub first: String,
+    /// Second player, named the same way.
+    pub second: String,
+    /// Number of games (rounded up to an even number: each opening with both colours).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Basic or standard game.
+    #[arg(long, default_value = "standard")]
+    pub variant: Variant,
+    /// Time per move in milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Playouts per move (a budget independent of the machine).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// A clock per player instead: starting time in milliseconds.
+    #[arg(long)]
+    pub clock: Option<u64>,
+    /// Increment per move in milliseconds, with --clock.
+    #[arg(long, default_value_t = 0, requires = "clock")]
+    pub increment: u64,
+    /// Games played at once (default: the number of cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Seed for the openings and the players.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop early by SPRT between these two Elo differences, e.g. `0,50`.
+    #[arg(long, value_delimiter = ',', num_args = 2)]
+    pub sprt: Option<Vec<f64>>,
+    /// Write every game's record to this file.
+    #[arg(long)]
+    pub records: Option<std::path::PathBuf>,
+}
+
+/// Reads `white` or `black`.
+fn parse_colour(text: &str) -> Result<punct_core::Colour, String> {
+    match text {
+        "white" => Ok(punct_core::Colour::White),
+        "black" => Ok(punct_core::Colour::Black),
+        _ => Err(format!("unknown colour `{text}`: expected white or black")),
+    }
+}
+
+/// Options of `punct serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+    /// The SQLite file that keeps the games.
+    #[arg(long, default_value = "punct.db")]
+    pub db: std::path::PathBuf,
 }

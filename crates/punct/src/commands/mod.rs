@@ -1,7 +1,12 @@
 //! One module per subcommand; each turns parsed arguments into work on the libraries.
 
+mod engine;
+mod match_;
 mod moves;
 mod perft;
+mod play;
+mod review;
+mod serve;
 mod show;
 
 use anyhow::Context as _;
@@ -11,7 +16,11 @@ use crate::cli::{Cli, Command};
 
 /// Runs the chosen subcommand.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return serve::run(serve::defaults());
+    };
+    match command {
+        Command::Serve(args) => serve::run(args),
         Command::Perft {
             variant,
             position,
@@ -20,6 +29,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         } => perft::run(&start(position.as_deref(), variant)?, depth, divide),
         Command::Moves { position } => moves::run(position.as_deref()),
         Command::Show { position } => show::run(&start(position.as_deref(), Variant::Standard)?),
+        Command::Play(args) => play::run(args),
+        Command::Review(args) => review::run(args),
+        Command::Engine => engine::run(),
+        Command::Match(args) => match_::run(args),
     }
 }
 

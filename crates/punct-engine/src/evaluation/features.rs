@@ -1,0 +1,231 @@
+//! Cheap judgements of single moves, for ordering them: which few of the thousands of legal
+//! moves deserve a look.
+//!
+//! A move matters when the cells it lands on lie on a cheapest link of the mover's or of the
+//! opponent's, when it covers opponent dots (a jump onto a chain cuts it), or when it takes
+//! the centre late in a standard game. Lifting a piece costs what it uncovers.
+
+use punct_core::geometry::CENTRE;
+use punct_core::{Bitboard, Cell, Move, PieceType, Position};
+
+use super::{Distances, advantage, centre_weight};
+
+/// A lifted piece: the cells it leaves, and what they show once it is gone.
+#[derive(Clone, Copy)]
+struct Lift {
+    kind: PieceType,
+    cells: Bitboard,
+    /// Cells no longer the mover's after the lift.
+    lost: Bitboard,
+    /// Cells the opponent's after the lift.
+    uncovered: Bitboard,
+}
+
+/// The side to move's movable pieces and what lifting each would uncover.
+pub struct Lifts(Vec<(Cell, Lift)>);
+
+impl Lifts {
+    /// The movable pieces of the side to move in `pos`.
+    pub fn new(pos: &Position) -> Lifts {
+        let me = pos.turn();
+        let lifts = pos
+            .movable()
+            .into_iter()
+            .filter_map(|from| {
+                let piece = pos.piece_at(from)?;
+                let cells = piece.cells()?;
+                let mut lift = Lift {
+                    kind: piece.kind,
+                    cells: cells.into_iter().collect(),
+                    lost: Bitboard::EMPTY,
+                    uncovered: Bitboard::EMPTY,
+                };
+                for cell in cells {
+                    let stack = pos.stack(cell);
+                    match stack.len().checked_sub(2).map(|i| stack[i].piece.colour) {
+                        Some(c) if c == me => {}
+                        Some(_) => {
+                            lift.lost.insert(cell);
+                            lift.uncovered.insert(cell);
+                        }
+                        None => lift.lost.insert(cell),
+                    }
+                }
+                Some((from, lift))
+            })
+            .collect();
+        Lifts(lifts)
+    }
+
+    fn get(&self, from: Cell) -> Option<&Lift> {
+        self.0.iter().find(|(c, _)| *c == from).map(|(_, l)| l)
+    }
+
+    /// The cells `mv` lands on, PÜNCT first (`None` for a move of no movable piece).
+    pub fn footprint(&self, mv: Move) -> Option<[Cell; 3]> {
+        match mv {
+            Move::Place {
+                piece,
+                at,
+                rotation,
+            } => piece.footprint(at, rotation),
+            Move::Shift { from, to, rotation } => self.get(from)?.kind.footprint(to, rotation),
+        }
+    }
+
+    /// The cells a move leaves: those of the lifted piece, none for a placement.
+    pub fn lifted(&self, mv: Move) -> Option<Bitboard> {
+        match mv {
+            Move::Place { .. } => None,
+            Move::Shift { from, .. } => self.get(from).map(|l| l.cells),
+        }
+    }
+}
+
+/// What ordering the moves of one position needs, computed once for that position.
+pub struct MoveContext {
+    own: Bitboard,
+    opp: Bitboard,
+    near_own: Bitboard,
+    my_path: Bitboard,
+    op_path: Bitboard,
+    block_weight: f32,
+    centre_weight: f32,
+    lifts: Lifts,
+    /// The distances it was built from.
+    pub distances: Distances,
+}
+
+impl MoveContext {
+    /// Prepares to judge the moves of `pos`.
+    pub fn new(pos: &Position) -> MoveContext {
+        MoveContext::with_distances(pos, Distances::of(pos))
+    }
+
+    /// Prepares to judge the moves of `pos`, with its distances already known.
+    pub fn with_distances(pos: &Position, distances: Distances) -> MoveContext {
+        let me = pos.turn();
+        let own = pos.visible(me);
+        let opp = pos.visible(!me);
+        let lifts = Lifts::new(pos);
+        let (me_d, op_d) = (distances.me.best(), distances.op.best());
+        // The closer the opponent is to linking, the more blocking matters.
+        let block_weight = if op_d <= 3 {
+            4.0
+        } else if op_d <= me_d {
+            1.3
+        } else {
+            0.8
+        };
+        MoveContext {
+            own,
+            opp,
+            near_own: own.dilate(),
+            my_path: distances.me.path,
+            op_path: distances.op.path,
+            block_weight,
+            centre_weight: centre_weight(pos),
+            lifts,
+            distances,
+        }
+    }
+
+    /// A score for `mv`: higher is more worth searching. Roughly in cells of distance.
+    pub fn score(&self, mv: Move) -> f32 {
+        let Some(cells) = self.lifts.footprint(mv) else {
+            return -10.0;
+        };
+        let mut land = Bitboard::EMPTY;
+        for c in cells {
+            land.insert(c);
+        }
+        let new = land & !self.own;
+        let mut s = (new & self.my_path).count() as f32
+            + self.block_weight * (land & self.op_path & !self.own).count() as f32
+            + 0.4 * (land & self.opp).count() as f32
+            + self.centre_weight * (new & CENTRE).count() as f32;
+        if land.intersects(self.near_own) {
+            s += 0.3;
+        }
+        if let Move::Shift { from, .. } = mv
+            && let Some(lift) = self.lifts.get(from)
+        {
+            let lost = lift.lost & !land;
+            s -= (lost & self.my_path).count() as f32 + 0.3 * lost.count() as f32;
+            s -= 1.5 * (lift.uncovered & !land & self.op_path).count() as f32;
+            s -= self.centre_weight * (lost & CENTRE).count() as f32;
+        }
+        s
+    }
+}
+
+/// The `k` best moves of `moves` by [`MoveContext::score`], best first, with prior
+/// probabilities that sum to one.
+pub fn priors(ctx: &MoveContext, moves: &[Move], k: usize) -> Vec<(Move, f32)> {
+    let scored: Vec<(Move, f32)> = moves.iter().map(|&mv| (mv, ctx.score(mv))).collect();
+    normalise(best(scored, k), PRIOR_SHARPNESS)
+}
+
+/// How strongly priors favour higher scores (per cell of distance).
+const PRIOR_SHARPNESS: f32 = 1.5;
+
+/// How strongly refined priors favour better evaluations (per cell of advantage).
+const REFINED_SHARPNESS: f32 = 0.8;
+
+/// Like [`priors`], but the `shortlist` best by the cheap score are judged again by the
+/// static evaluation after playing them: slower, so used where it pays, at the root.
+pub fn refined_priors(
+    pos: &mut Position,
+    ctx: &MoveContext,
+    moves: &[Move],
+    shortlist: usize,
+    k: usize,
+) -> Vec<(Move, f32)> {
+    let scored: Vec<(Move, f32)> = moves.iter().map(|&mv| (mv, ctx.score(mv))).collect();
+    let mover = pos.turn();
+    let judged = best(scored, shortlist)
+        .into_iter()
+        .map(|(mv, _)| {
+            let undo = pos.make(mv);
+            let value = match pos.decisive_outcome() {
+                Some(o) if o.winner == Some(mover) => 100.0,
+                Some(o) if o.winner.is_some() => -100.0,
+                Some(_) => 0.0,
+                None => -advantage(pos, &Distances::quick(pos)),
+            };
+            pos.unmake(undo);
+            (mv, value)
+        })
+        .collect();
+    normalise(best(judged, k), REFINED_SHARPNESS)
+}
+
+/// The `k` highest scored, best first.
+fn best(mut scored: Vec<(Move, f32)>, k: usize) -> Vec<(Move, f32)> {
+    let k = k.min(scored.len());
+    if k == 0 {
+        return scored;
+    }
+    if k < scored.len() {
+        scored.select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1));
+        scored.truncate(k);
+    }
+    scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+    scored
+}
+
+/// Scores turned into probabilities: a softmax with `sharpness` as inverse temperature.
+fn normalise(mut scored: Vec<(Move, f32)>, sharpness: f32) -> Vec<(Move, f32)> {
+    let Some(&(_, top)) = scored.first() else {
+        return scored;
+    };
+    let mut sum = 0.0;
+    for (_, s) in &mut scored {
+        *s = ((*s - top) * sharpness).exp();
+        sum += *s;
+    }
+    for (_, s) in &mut scored {
+        *s /= sum;
+    }
+    scored
+}

@@ -1,0 +1,130 @@
+//! The search: a tree kept between moves, grown by playouts until a limit is reached.
+
+pub mod tree;
+
+use punct_core::{Game, Move, Position};
+
+use tree::{Node, Playout};
+
+/// Nodes the tree may hold (about 60 bytes each), so memory stays bounded in long searches.
+pub const CAPACITY: usize = 2_000_000;
+
+/// Children kept at the root, where a wider look is cheap.
+pub const ROOT_BRANCHING: usize = 64;
+
+/// A search tree and the position at its root.
+pub struct Tree {
+    /// The root's position.
+    pub position: Position,
+    /// The root.
+    pub root: Node,
+    /// Nodes in the tree.
+    pub size: usize,
+    moves: Vec<Move>,
+}
+
+impl Tree {
+    /// A tree holding only the root `position`.
+    pub fn new(position: Position) -> Tree {
+        Tree {
+            position,
+            root: Node::new(
+                Move::Shift {
+                    from: first_cell(),
+                    to: first_cell(),
+                    rotation: 0,
+                },
+                1.0,
+            ),
+            size: 1,
+            moves: Vec::with_capacity(8192),
+        }
+    }
+
+    /// Moves the root to the current position of `game` when it follows the root by at most
+    /// two moves, keeping what was learnt there; else starts afresh.
+    pub fn advance(mut self, game: &Game) -> Tree {
+        let played = game.moves();
+        for k in 0..=2.min(played.len()) {
+            let start = played.len() - k;
+            if game.position_after(start) != self.position {
+                continue;
+            }
+            let mut root = self.root;
+            for &mv in &played[start..] {
+                match root.children.into_iter().find(|c| c.mv == mv) {
+                    Some(child) => root = child,
+                    None => {
+                        return Tree {
+                            moves: self.moves,
+                            ..Tree::new(game.position().clone())
+                        };
+                    }
+                }
+            }
+            self.root = root;
+            self.root.proven = None;
+            self.position = game.position().clone();
+            self.size = self.root.size();
+            return self;
+        }
+        Tree {
+            moves: self.moves,
+            ..Tree::new(game.position().clone())
+        }
+    }
+
+    /// Sets the root's children to the best of `moves` (all legal moves when `None`) by
+    /// refined prior, keeping the subtrees of those searched before.
+    pub fn prepare(&mut self, restrict: Option<&[Move]>) -> bool {
+        let mut old = std::mem::take(&mut self.root.children);
+        let mut io = Playout {
+            moves: &mut self.moves,
+            size: &mut self.size,
+            capacity: usize::MAX,
+        };
+        if !self
+            .root
+            .expand_wide(&self.position, restrict, ROOT_BRANCHING, true, &mut io)
+        {
+            return false;
+        }
+        for child in &mut self.root.children {
+            if let Some(i) = old.iter().position(|c| c.mv == child.mv) {
+                let prior = child.prior;
+                *child = old.swap_remove(i);
+                child.prior = prior;
+            }
+        }
+        self.root.visits = self
+            .root
+            .children
+            .iter()
+            .map(|c| c.visits)
+            .sum::<u32>()
+            .max(1);
+        self.root.total = self
+            .root
+            .children
+            .iter()
+            .map(|c| c.visits as f32 - c.total)
+            .sum();
+        self.size = self.root.size();
+        true
+    }
+
+    /// One playout from the root.
+    pub fn playout(&mut self, scratch: &mut Position) {
+        scratch.clone_from(&self.position);
+        let mut io = Playout {
+            moves: &mut self.moves,
+            size: &mut self.size,
+            capacity: CAPACITY,
+        };
+        self.root.playout(scratch, &mut io);
+    }
+}
+
+fn first_cell() -> punct_core::Cell {
+    punct_core::Cell::all().next().expect("the board has cells")
+}

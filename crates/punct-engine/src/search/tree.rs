@@ -1,0 +1,224 @@
+//! The search tree: PUCT selection over a few children per node, chosen by the move
+//! priors, with the static evaluation at the leaves instead of random playouts.
+
+use punct_core::{Move, Position};
+
+use crate::evaluation::features::{MoveContext, refined_priors};
+use crate::evaluation::{Distances, advantage, win_probability};
+use crate::tactics;
+
+/// Children kept per node: out of thousands of legal moves, the ones the priors favour.
+pub const BRANCHING: usize = 40;
+
+/// Moves judged by the static evaluation when priors are refined.
+pub const REFINE_SHORTLIST: usize = 400;
+
+/// Moves judged by the static evaluation at other nodes.
+pub const TREE_SHORTLIST: usize = 128;
+
+/// Exploration constant of PUCT.
+const EXPLORATION: f32 = 1.6;
+
+/// A node: the move leading to it, and the statistics from the view of the player who made
+/// that move.
+#[derive(Debug)]
+pub struct Node {
+    /// The move into this node (meaningless at the root).
+    pub mv: Move,
+    /// The prior probability of `mv` among its siblings.
+    pub prior: f32,
+    /// Times visited.
+    pub visits: u32,
+    /// Sum of the results, 1 a win for the player who made `mv`.
+    pub total: f32,
+    /// Known result for the player who made `mv`, once the game is decided here.
+    pub proven: Option<f32>,
+    /// The children, empty until expanded.
+    pub children: Vec<Node>,
+}
+
+/// What a playout needs besides the tree.
+pub struct Playout<'a> {
+    /// Reused buffer for move generation.
+    pub moves: &'a mut Vec<Move>,
+    /// Nodes in the tree so far.
+    pub size: &'a mut usize,
+    /// Nodes the tree may hold; beyond it leaves are evaluated again instead of expanded.
+    pub capacity: usize,
+}
+
+impl Node {
+    /// A leaf reached by `mv`.
+    pub fn new(mv: Move, prior: f32) -> Node {
+        Node {
+            mv,
+            prior,
+            visits: 0,
+            total: 0.0,
+            proven: None,
+            children: Vec::new(),
+        }
+    }
+
+    /// Mean result for the player who made `mv`.
+    pub fn mean(&self) -> f32 {
+        match self.proven {
+            Some(v) => v,
+            None if self.visits == 0 => 0.5,
+            None => self.total / self.visits as f32,
+        }
+    }
+
+    /// Number of nodes in this subtree.
+    pub fn size(&self) -> usize {
+        1 + self.children.iter().map(Node::size).sum::<usize>()
+    }
+
+    /// Gives this node children: the `k` best moves of `pos` (or of `given` when set) by
+    /// prior, [refined](refined_priors) when `refine` is set. Returns false when there is
+    /// no move.
+    pub fn expand_wide(
+        &mut self,
+        pos: &Position,
+        given: Option<&[Move]>,
+        k: usize,
+        refine: bool,
+        io: &mut Playout,
+    ) -> bool {
+        io.moves.clear();
+        match given {
+            Some(moves) => io.moves.extend_from_slice(moves),
+            None => pos.extend_legal_moves(io.moves),
+        }
+        if io.moves.is_empty() {
+            return false;
+        }
+        let ctx = MoveContext::new(pos);
+        let shortlist = if refine {
+            REFINE_SHORTLIST
+        } else {
+            TREE_SHORTLIST
+        };
+        let chosen = refined_priors(&mut pos.clone(), &ctx, io.moves, shortlist, k);
+        self.children = chosen.into_iter().map(|(mv, p)| Node::new(mv, p)).collect();
+        *io.size += self.children.len();
+        true
+    }
+
+    /// The child PUCT picks.
+    fn select(&self) -> usize {
+        let sqrt_n = (self.visits.max(1) as f32).sqrt();
+        // Unvisited children are assumed a little worse than this node's average for its
+        // side to move, so good known moves are deepened before long shots are tried.
+        let first_play = (1.0 - self.mean()) - 0.15;
+        let mut best = (0, f32::NEG_INFINITY);
+        for (i, child) in self.children.iter().enumerate() {
+            let q = if child.visits == 0 && child.proven.is_none() {
+                first_play
+            } else {
+                child.mean()
+            };
+            let u = EXPLORATION * child.prior * sqrt_n / (1.0 + child.visits as f32);
+            if q + u > best.1 {
+                best = (i, q + u);
+            }
+        }
+        best.0
+    }
+
+    /// One descent from this node, whose position is `pos`; returns the result for the
+    /// player who made `self.mv`.
+    pub fn playout(&mut self, pos: &mut Position, io: &mut Playout) -> f32 {
+        let result = if let Some(v) = self.proven {
+            v
+        } else if self.visits == 0 {
+            let v = leaf_value(pos, io.moves);
+            if let Leaf::Proven(v) = v {
+                self.proven = Some(v);
+            }
+            v.value()
+        } else if self.children.is_empty()
+            && (*io.size >= io.capacity || !self.expand_wide(pos, None, BRANCHING, false, io))
+        {
+            if *io.size >= io.capacity {
+                self.mean()
+            } else {
+                // No legal move: a draw.
+                self.proven = Some(0.5);
+                0.5
+            }
+        } else {
+            let i = self.select();
+            let child = &mut self.children[i];
+            let undo = pos.make(child.mv);
+            let r = child.playout(pos, io);
+            pos.unmake(undo);
+            if child.proven == Some(1.0) {
+                // The side to move here has a winning move.
+                self.proven = Some(0.0);
+            }
+            1.0 - r
+        };
+        self.visits += 1;
+        self.total += result;
+        result
+    }
+
+    /// The line of most visited children.
+    pub fn pv(&self) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut node = self;
+        while let Some(best) = node.best_child() {
+            pv.push(best.mv);
+            node = best;
+        }
+        pv
+    }
+
+    /// The child to play: a proven win, else the most visited (ties by mean).
+    pub fn best_child(&self) -> Option<&Node> {
+        if let Some(win) = self.children.iter().find(|c| c.proven == Some(1.0)) {
+            return Some(win);
+        }
+        self.children
+            .iter()
+            .filter(|c| c.visits > 0)
+            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.mean().total_cmp(&b.mean())))
+    }
+}
+
+/// What the first visit of a node learns.
+#[derive(Clone, Copy)]
+enum Leaf {
+    Proven(f32),
+    Estimate(f32),
+}
+
+impl Leaf {
+    fn value(self) -> f32 {
+        match self {
+            Leaf::Proven(v) | Leaf::Estimate(v) => v,
+        }
+    }
+}
+
+/// The value of a freshly reached position for the player who just moved.
+fn leaf_value(pos: &mut Position, moves: &mut Vec<Move>) -> Leaf {
+    let mover = !pos.turn();
+    if let Some(outcome) = pos.decisive_outcome() {
+        return Leaf::Proven(match outcome.winner {
+            Some(c) if c == mover => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        });
+    }
+    if tactics::may_win_in_one(pos) {
+        moves.clear();
+        pos.extend_legal_moves(moves);
+        if tactics::winning_move(pos, Some(moves)).is_some() {
+            return Leaf::Proven(0.0);
+        }
+    }
+    let d = Distances::quick(pos);
+    Leaf::Estimate(1.0 - win_probability(advantage(pos, &d)))
+}

@@ -1,0 +1,140 @@
+//! The tactics suite: positions with a win in one (by connection or by the centre count at
+//! the 18th placement), and positions where the opponent threatens to win and must be
+//! stopped, some only by jumping onto their chain. Any winning or saving move is accepted,
+//! at a small node budget.
+
+use std::sync::atomic::AtomicBool;
+
+use punct_core::{Game, Move, Position};
+use punct_engine::{Engine, Options, SearchLimits};
+
+/// Found in self-play of the reference players: the side to move wins at once.
+const WINS: &[&str] = &[
+    "basic w 10 bCC2:0@1,wEC7:1@1,wEF10:1@1,bEH8:3@1,wCH11:2@1,wCJ10:2@1,bCJ12:0@1,bTK7:0@1,bEK8:5@1,wEN12:1@1",
+    "standard b 15 wCB2:0@1,wCB5:0@1,wEB9:0@1,bRD12:1@1,wEE10:1@1,bCH15:0@1,wTI11:0@1,bCI13:2@1,wEI16:0@1,bEK5:0@1,bMK6:1@1,bLK14:5@1,bEL10:0@1,wEL16:1@1",
+    "standard w 20 bEA7:0@1,wCB2:0@1,bCB4:2@1,bEB10:0@1,bCD3:2@1,wCD5:0@1,wEE9:0@1,wTF7:0@1,bEG2:2@1,wEH12:1@1,bTI3:0@1,wLI15:4@1,wEK15:1@1,bRM15:3@1,wEM17:5@1,bMO8:0@1,wTB3:4@2,bEB4:4@2",
+    "standard w 22 bEA7:0@1,wCB2:0@1,bCB4:2@1,bEB10:0@1,bCD3:2@1,wCD5:0@1,wEE9:0@1,wTF7:0@1,bEG2:2@1,wMG13:1@1,wEH12:1@1,bTI3:0@1,wLI15:4@1,wEK15:1@1,bRM15:3@1,wEM17:5@1,bMO12:0@1,wTB3:4@2,bEB4:4@2",
+    "basic w 26 wCB2:0@1,wCB5:0@1,bCB7:2@1,bTB8:4@1,wTD7:0@1,bLD8:4@1,wLE5:1@1,wRF7:5@1,wMG10:3@1,bEG15:0@1,wLH2:3@1,bCH8:2@1,wEI13:0@1,wEI16:0@1,bEJ10:2@1,bLL11:4@1,bEN8:0@1,bEN11:0@1,bTB8:5@2,wEG10:1@2,wEI14:2@2",
+    "standard b 17 wCB2:0@1,wCB5:0@1,wEB9:0@1,wEE11:3@1,bCI2:1@1,bCJ5:0@1,bEJ14:0@1,wEJ15:1@1,bTJ17:0@1,bTK8:0@1,bRK10:5@1,wRL6:3@1,bTL16:1@1,wMN7:5@1,wRO14:1@1,wTQ13:2@1",
+    "standard b 21 bCA7:0@1,bCB4:2@1,wRB8:1@1,bTC10:1@1,bEE3:2@1,bRF3:3@1,wCF10:1@1,wTG3:0@1,bEH1:2@1,bTH2:3@1,wCH8:1@1,wLI6:0@1,bTJ3:0@1,wEJ12:2@1,bRL13:3@1,wEN11:2@1,wTO7:3@1,wMP11:1@1",
+    "standard w 30 bEA7:0@1,bCB4:2@1,bLB10:0@1,wEC8:0@1,wLC10:0@1,bTD2:0@1,bCD3:2@1,wCD5:0@1,wMD11:5@1,wTE9:1@1,wEF4:0@1,bEG1:2@1,wLG3:4@1,bLI2:2@1,bTI12:0@1,wEJ4:0@1,wTJ12:4@1,wEK5:4@1,wTL5:0@1,wTL16:5@1,bEA6:4@2,bMB9:3@2,wCF2:0@2",
+];
+
+/// The side to move has one placement left and more of the centre.
+const CENTRE_WINS: &[&str] = &[
+    "standard w 52 wEB7:3@1,wEC7:5@1,bRC8:0@1,wTD6:0@1,bLE2:5@1,wLE6:0@1,bMF4:0@1,bEF8:0@1,wMG3:2@1,bLG10:1@1,wTH6:0@1,wRH14:2@1,wTI3:0@1,bTI5:0@1,bTI8:0@1,bCI12:1@1,wCJ3:0@1,wLJ14:5@1,bRJ15:0@1,bTL6:4@1,wTL7:2@1,wCL10:0@1,bCL13:1@1,bTN13:1@1,bMO9:4@1,wEO15:2@1,bEQ16:1@1,wTE5:4@2,bEF7:1@2,bTJ13:2@2,wEK14:0@2,bEN13:3@2,wTO15:5@2,wRF6:4@3",
+    "standard b 53 wEB7:3@1,wEC7:5@1,bRC8:0@1,wTD6:0@1,bLE2:5@1,wLE6:0@1,bMF4:0@1,bEF8:0@1,bLG10:1@1,wTH6:0@1,wRH14:2@1,wTI3:0@1,bTI5:0@1,bTI8:0@1,bCI12:1@1,wCJ3:0@1,wLJ14:5@1,bRJ15:0@1,bTL6:4@1,wTL7:2@1,wCL10:0@1,bCL13:1@1,bTN13:1@1,bMO9:4@1,wMO11:3@1,wEO15:2@1,bEQ16:1@1,wTE5:4@2,bEF7:1@2,bTJ13:2@2,wEK14:0@2,bEN13:3@2,wTO15:5@2,wRF6:4@3",
+    "standard b 55 wEB7:3@1,wEC7:5@1,bRC8:0@1,wTD6:0@1,bLE2:5@1,wLE6:0@1,bMF4:0@1,bEF8:0@1,bLG10:1@1,wRH14:2@1,wTI3:0@1,bTI5:0@1,wTI6:4@1,bCI12:1@1,wCJ3:0@1,bTJ9:5@1,wLJ14:5@1,bRJ15:0@1,bTL6:4@1,wTL7:2@1,wCL10:0@1,bCL13:1@1,bTN13:1@1,bMO9:4@1,wMO11:3@1,wEO15:2@1,bEQ16:1@1,wTE5:4@2,bEF7:1@2,bTJ13:2@2,wEK14:0@2,bEN13:3@2,wTO15:5@2,wRF6:4@3",
+    "basic b 43 wCB2:0@1,bCB4:2@1,wCC6:0@1,bCE5:1@1,wTE6:1@1,bTE12:5@1,bTF5:0@1,wEF14:5@1,bRG3:2@1,bEH1:2@1,wTH8:1@1,wTH12:0@1,bEI8:1@1,bTJ5:5@1,wTJ13:2@1,wEJ17:0@1,bMK13:4@1,bRL6:0@1,bEL10:1@1,wML15:0@1,wTN10:0@1,bEO12:1@1,wMO15:2@1,wEP13:0@1,bLQ11:1@1,bTQ15:0@1,bMC4:0@2,wTD5:5@2,wLG8:0@2,bTM8:3@2,wEN10:5@2,bLC4:4@3",
+    "standard w 50 bEA4:0@1,bCB2:0@1,wTB6:0@1,wCC4:2@1,bTC8:0@1,bCD2:1@1,wED12:0@1,bTE10:0@1,wLF6:4@1,wTF8:0@1,wMF11:5@1,wTF13:0@1,wEG14:0@1,bTH5:0@1,bEH6:1@1,wLH9:2@1,wTH12:0@1,wRI3:2@1,wEI5:5@1,wMJ3:2@1,wTJ11:2@1,bEK8:1@1,bLL6:0@1,wCL14:1@1,wEM6:4@1,bTM10:0@1,bLN8:1@1,bEN12:1@1,bMO11:5@1,bRO13:1@1,bRB3:1@2,bTE10:4@2,wRI5:5@2,bTK4:1@2",
+    "standard w 52 bEA4:0@1,bCB2:0@1,wTB6:0@1,wCC4:2@1,bTC8:0@1,bCD2:1@1,bTE10:0@1,wLF6:4@1,wTF8:0@1,wMF11:5@1,wTF13:0@1,wEG14:0@1,bTH5:0@1,bEH6:1@1,wLH9:2@1,wTH12:0@1,wRI3:2@1,wEI5:5@1,wMJ3:2@1,wTJ11:2@1,bEK8:1@1,bLL6:0@1,wCL14:1@1,wEM6:4@1,bTM10:0@1,bEN12:1@1,bMO11:5@1,bRO13:1@1,bRB3:1@2,bTE10:4@2,wEG12:2@2,wRI5:5@2,bTK4:1@2,bLJ4:2@3",
+];
+
+/// The opponent threatens to win at once; placements can stop it.
+const BLOCKS: &[&str] = &[
+    "basic b 9 bCC2:0@1,wEC7:1@1,wEF10:1@1,bEH8:3@1,wCH11:2@1,wCJ10:2@1,bCJ12:0@1,bEK8:5@1,wEN12:1@1",
+    "standard w 14 wCB2:0@1,bCB4:2@1,wLB6:5@1,wCD5:0@1,bEE3:2@1,wEF9:1@1,bMG5:4@1,wEH3:4@1,wEI12:1@1,bEK8:1@1,bML12:1@1,wLM15:2@1,bCP12:2@1,bRP16:4@1",
+    "basic b 31 wTB3:0@1,bCB4:2@1,bED1:2@1,bCD3:2@1,wCD5:0@1,wEE9:0@1,wLF1:2@1,wEF4:0@1,bEG6:1@1,wEG14:0@1,bTH5:0@1,wRH11:4@1,wTI14:0@1,bTI16:0@1,wRJ3:5@1,wMJ6:0@1,bEJ8:1@1,wEJ17:0@1,wLK16:0@1,bEM10:1@1,bLN13:4@1,bTO10:1@1,bTQ11:0@1,wCD4:2@2,bTE3:4@2,bTI15:4@2,wME4:5@3",
+    "standard w 14 wCB2:0@1,wCB5:0@1,wEB9:0@1,wTD6:4@1,bRD12:1@1,wEE10:1@1,bCH15:0@1,bCI13:2@1,wEI16:0@1,bEK5:0@1,bMK6:1@1,bLK14:5@1,bEL10:0@1,wEL16:1@1",
+    "standard b 15 wCB2:0@1,bCB4:2@1,bCC2:0@1,wMC10:2@1,wED3:0@1,wCD5:0@1,wED9:0@1,bEE8:0@1,bEF11:0@1,bTG2:3@1,wTG13:0@1,wLG14:3@1,bEH15:0@1,wLI15:3@1,bEK16:1@1",
+    "basic b 15 wCB2:0@1,bCB4:2@1,bEC3:0@1,bCE5:1@1,wCE6:1@1,wEG12:0@1,bEI8:1@1,bMI10:0@1,bEI16:0@1,wTJ13:0@1,wEJ14:1@1,wEJ17:0@1,bLP13:2@1,wMD5:4@2",
+    "basic w 18 wCB2:0@1,wCB5:0@1,bCB7:2@1,bTB8:4@1,bTD5:2@1,wED9:0@1,wLE5:1@1,wRF7:5@1,bEG15:0@1,wLH2:3@1,bCH12:0@1,wEI13:0@1,wEI16:0@1,bEJ10:2@1,wEK10:0@1,bLL11:4@1,bEN8:0@1,bEN11:0@1",
+    "standard w 18 wCB2:0@1,wCB5:0@1,wEB9:0@1,wEE11:3@1,bCI2:1@1,bCJ5:0@1,bEJ14:0@1,wEJ15:1@1,bTJ17:0@1,bTK8:0@1,bRK10:5@1,wRL6:3@1,bTL16:1@1,bTM5:2@1,wMN7:5@1,wRO14:1@1,wTQ13:2@1",
+];
+
+/// The opponent threatens to win at once; only moving a piece (onto their chain) stops it.
+const CUTS: &[&str] = &[
+    "standard b 21 bEB3:4@1,bTB5:0@1,wMD12:4@1,bTE5:0@1,bCF3:0@1,wCG3:0@1,bEH1:2@1,bTI3:0@1,wCI6:1@1,bTJ3:3@1,wTJ14:3@1,wTL12:2@1,bTM6:0@1,wEM10:1@1,wMN13:5@1,wRN15:0@1,bCO8:1@1,wLO10:2@1,wRG3:3@2",
+    "standard b 37 bEB3:4@1,wMD12:4@1,bCF3:0@1,bEF10:2@1,wCG3:0@1,wTG13:0@1,bEH1:2@1,wTH6:1@1,bTI5:0@1,wCI6:1@1,wTI14:2@1,bTJ3:3@1,wTJ14:3@1,bTK11:0@1,wTL12:2@1,wEL16:0@1,bTM6:0@1,bLM9:0@1,bLM16:4@1,wMN13:5@1,bCO8:1@1,wLO10:2@1,bMO12:2@1,wTQ11:0@1,bTF3:3@2,wRG3:3@2,bTI5:2@2,wEQ10:1@2,wRF2:0@3",
+    "standard b 17 wCB2:0@1,bCB4:2@1,wLB6:5@1,wCD5:0@1,bEE3:2@1,wEF9:1@1,bMG5:4@1,wEI12:1@1,bEK8:1@1,wTK14:0@1,bML12:1@1,wLM15:2@1,bEN11:1@1,bCP12:2@1,bRP16:4@1,wEB3:5@2",
+    "standard b 19 wCB2:0@1,bCB4:2@1,wLB6:5@1,wCD5:0@1,bEE3:2@1,wEF9:1@1,bMG5:4@1,wEI12:1@1,wTI13:1@1,wTK14:0@1,bML12:1@1,wLM15:2@1,bEN11:1@1,bCP12:2@1,bRP16:4@1,wEB3:5@2,bEK12:2@2",
+    "standard b 23 wCB2:0@1,bCB4:2@1,wLB6:5@1,wCD5:0@1,bEE3:2@1,wTE13:0@1,wEF9:1@1,bMG5:4@1,wEI12:1@1,bEK8:1@1,wTK14:0@1,wTK15:1@1,bML12:1@1,wLM15:2@1,bEN11:1@1,bCP12:2@1,bRP16:4@1,wEB3:5@2,bEK12:3@2",
+    "basic w 12 wCB2:0@1,bCB4:2@1,bCD3:2@1,wCD5:0@1,wME12:2@1,wEF4:0@1,bEG6:1@1,wRH11:4@1,wRJ3:5@1,bEJ8:1@1,bEM10:1@1,bTO10:1@1",
+];
+
+fn engine_move(text: &str) -> (Position, Move) {
+    let pos = Position::from_text(text).unwrap();
+    let mut engine = Engine::new(Options::default());
+    let stop = AtomicBool::new(false);
+    let result = engine.search(
+        &Game::from_position(pos.clone()),
+        &SearchLimits::nodes(200),
+        &stop,
+        &mut |_| {},
+    );
+    let mv = result.best_move.expect("a move");
+    assert!(pos.is_legal(mv), "{text}: illegal {mv}");
+    (pos, mv)
+}
+
+/// Whether the side to move in `pos` has a move that wins at once, by trying them all.
+fn can_win_now(pos: &mut Position) -> bool {
+    let me = pos.turn();
+    pos.legal_moves().into_iter().any(|mv| {
+        let undo = pos.make(mv);
+        let won = pos.decisive_outcome().is_some_and(|o| o.winner == Some(me));
+        pos.unmake(undo);
+        won
+    })
+}
+
+fn assert_wins(texts: &[&str]) {
+    for text in texts {
+        let (mut pos, mv) = engine_move(text);
+        let me = pos.turn();
+        pos.make(mv);
+        let outcome = pos.decisive_outcome();
+        assert!(
+            outcome.is_some_and(|o| o.winner == Some(me)),
+            "{text}: {mv} does not win ({outcome:?})"
+        );
+    }
+}
+
+fn assert_saves(texts: &[&str]) {
+    for text in texts {
+        let (mut pos, mv) = engine_move(text);
+        let me = pos.turn();
+        pos.make(mv);
+        match pos.decisive_outcome() {
+            Some(o) => assert_ne!(o.winner, Some(!me), "{text}: {mv} loses at once"),
+            None => assert!(!can_win_now(&mut pos), "{text}: {mv} lets the opponent win"),
+        }
+    }
+}
+
+#[test]
+fn takes_wins_in_one() {
+    assert_wins(WINS);
+}
+
+#[test]
+fn wins_on_the_centre_count() {
+    assert_wins(CENTRE_WINS);
+}
+
+#[test]
+fn blocks_a_win_in_one() {
+    assert_saves(BLOCKS);
+}
+
+#[test]
+fn cuts_a_chain_by_jumping() {
+    assert_saves(CUTS);
+}
+
+#[test]
+fn suite_positions_are_what_they_claim() {
+    for text in WINS.iter().chain(CENTRE_WINS) {
+        assert!(
+            can_win_now(&mut Position::from_text(text).unwrap()),
+            "{text}"
+        );
+    }
+    for text in BLOCKS.iter().chain(CUTS) {
+        let pos = Position::from_text(text).unwrap();
+        assert!(!can_win_now(&mut pos.clone()), "{text}");
+        let mut passed = punct_engine::tactics::passed(&pos).unwrap();
+        assert!(can_win_now(&mut passed), "{text}: no threat");
+    }
+}

@@ -1,0 +1,251 @@
+//! Load test on loopback: many simultaneous games, each with a watcher, moves sent as fast
+//! as the server accepts them. Reports moves per second, the time from a move being sent
+//! to its broadcast reaching the watcher (p50, p99, max), and the server's memory per game.
+//!
+//! ```text
+//! cargo build --release -p punct-server --bins --examples
+//! target/release/examples/load [GAMES=200] [SECONDS=20] [MOVES_PER_SECOND_PER_GAME]
+//! ```
+//!
+//! Without a rate each game sends its next move as soon as the last one was broadcast (the
+//! server saturated: latency is then mostly queueing); with a rate, moves are paced.
+//!
+//! It starts target/release/punct-server (beside the examples folder) on a free port with a
+//! fresh database, so the server's memory is measured alone.
+
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use punct_core::Move;
+use serde_json::{Value, json};
+use tokio_tungstenite::connect_async;
+use tokio_tungstenite::tungstenite::Message;
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
+    }
+}
+
+/// CPU seconds (user + system) used so far by process `pid`.
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which ends with ')'): utime and stime are 14 and 15.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11..13).map_or(0.0, |f| {
+        f.iter().filter_map(|x| x.parse::<f64>().ok()).sum()
+    });
+    ticks / 100.0
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+async fn post(client: &reqwest::Client, url: String, body: Value) -> Value {
+    client
+        .post(url)
+        .json(&body)
+        .send()
+        .await
+        .expect("server answers")
+        .json()
+        .await
+        .expect("JSON answer")
+}
+
+/// A friend game with both seats: (id, white token, black token).
+async fn new_game(client: &reqwest::Client, base: &str) -> (String, String, String) {
+    let g = post(
+        client,
+        format!("{base}/api/games"),
+        json!({ "mode": "friend" }),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let j = post(client, format!("{base}/api/games/{id}/join"), json!({})).await;
+    (
+        id,
+        g["token"].as_str().unwrap().to_owned(),
+        j["token"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// Plays games in one slot until `deadline`; returns the latencies of its moves (µs).
+async fn slot(
+    base: String,
+    ws_base: String,
+    seed: u64,
+    deadline: Instant,
+    pace: Option<Duration>,
+) -> Vec<u64> {
+    let client = reqwest::Client::new();
+    let mut latencies = Vec::new();
+    let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    while Instant::now() < deadline {
+        let (id, white, black) = new_game(&client, &base).await;
+        let url = |t: &str| format!("{ws_base}/api/games/{id}/ws?token={t}");
+        let (w, _) = connect_async(url(&white)).await.unwrap();
+        let (b, _) = connect_async(url(&black)).await.unwrap();
+        let (mut watcher, _) = connect_async(format!("{ws_base}/api/games/{id}/ws"))
+            .await
+            .unwrap();
+        watcher.next().await;
+        let mut game = punct_core::Game::new(punct_core::Variant::Standard);
+        // Players' sockets also receive every event; read them so the server never waits.
+        let (mut w_tx, mut w_rx) = w.split();
+        let (mut b_tx, mut b_rx) = b.split();
+        let drain_w = tokio::spawn(async move { while w_rx.next().await.is_some() {} });
+        let drain_b = tokio::spawn(async move { while b_rx.next().await.is_some() {} });
+        while game.outcome().is_none() && Instant::now() < deadline {
+            if let Some(pace) = pace {
+                tokio::time::sleep(pace).await;
+            }
+            let pos = game.position();
+            let moves = pos.legal_moves();
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv: Move = moves[(rng >> 33) as usize % moves.len()];
+            let msg = json!({ "type": "action", "action": "move", "move": mv.to_string() });
+            let sent = Instant::now();
+            let tx = if pos.turn() == punct_core::Colour::White {
+                &mut w_tx
+            } else {
+                &mut b_tx
+            };
+            tx.send(Message::Text(msg.to_string().into()))
+                .await
+                .unwrap();
+            let want = game.moves().len() + 1;
+            loop {
+                let Some(Ok(Message::Text(t))) = watcher.next().await else {
+                    panic!("watcher closed");
+                };
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if v["state"]["moves"]
+                    .as_array()
+                    .is_some_and(|m| m.len() == want)
+                {
+                    break;
+                }
+            }
+            latencies.push(sent.elapsed().as_micros() as u64);
+            game.play(mv).unwrap();
+        }
+        w_tx.close().await.ok();
+        b_tx.close().await.ok();
+        watcher.close(None).await.ok();
+        drain_w.abort();
+        drain_b.abort();
+    }
+    latencies
+}
+
+#[tokio::main]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let games: usize = args
+        .next()
+        .map_or(200, |a| a.parse().expect("GAMES is a number"));
+    let seconds: u64 = args
+        .next()
+        .map_or(20, |a| a.parse().expect("SECONDS is a number"));
+    let pace = args.next().map(|a| {
+        let rate: f64 = a.parse().expect("MOVES_PER_SECOND_PER_GAME is a number");
+        Duration::from_secs_f64(1.0 / rate)
+    });
+    let exe = std::env::current_exe().unwrap();
+    let server_exe = exe.parent().unwrap().parent().unwrap().join("punct-server");
+    assert!(
+        server_exe.exists(),
+        "{} not found: cargo build --release -p punct-server --bins --examples",
+        server_exe.display()
+    );
+    let dir = std::env::temp_dir().join(format!("punct-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let server = Server(
+        Command::new(&server_exe)
+            .args([addr.to_string(), dir.join("load.db").display().to_string()])
+            .spawn()
+            .unwrap(),
+    );
+    let base = format!("http://{addr}");
+    let ws_base = format!("ws://{addr}");
+    while reqwest::get(format!("{base}/api/games")).await.is_err() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let pid = server.0.id();
+    let rss_before = rss_kib(pid);
+
+    let server_cpu = cpu_seconds(&pid.to_string());
+    let own_cpu = cpu_seconds("self");
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(seconds);
+    let tasks: Vec<_> = (0..games)
+        .map(|i| {
+            tokio::spawn(slot(
+                base.clone(),
+                ws_base.clone(),
+                i as u64 + 1,
+                deadline,
+                pace,
+            ))
+        })
+        .collect();
+    // Memory with every game open and connected, a moment after start.
+    tokio::time::sleep(Duration::from_secs(seconds.min(5))).await;
+    let rss_during = rss_kib(pid);
+    let mut latencies = Vec::new();
+    for t in tasks {
+        latencies.extend(t.await.unwrap());
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    latencies.sort_unstable();
+    let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
+    println!(
+        "games in parallel: {games} (each: 2 players + 1 watcher on WebSocket), pace: {}",
+        pace.map_or("as fast as accepted".to_owned(), |p| format!(
+            "one move per {p:?} per game"
+        ))
+    );
+    println!(
+        "moves: {} in {elapsed:.1} s = {:.0} moves/s",
+        latencies.len(),
+        latencies.len() as f64 / elapsed
+    );
+    println!(
+        "move sent -> broadcast received at the watcher: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        pct(0.50) as f64 / 1000.0,
+        pct(0.99) as f64 / 1000.0,
+        *latencies.last().unwrap() as f64 / 1000.0
+    );
+    println!(
+        "server memory: {} KiB before, {} KiB with {games} games open: {:.1} KiB per game",
+        rss_before,
+        rss_during,
+        (rss_during.saturating_sub(rss_before)) as f64 / games as f64
+    );
+    println!(
+        "CPU seconds: server {:.1}, load generator {:.1} (2 cores = {:.0} available)",
+        cpu_seconds(&pid.to_string()) - server_cpu,
+        cpu_seconds("self") - own_cpu,
+        2.0 * elapsed
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

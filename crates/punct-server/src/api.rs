@@ -1,0 +1,206 @@
+//! The JSON endpoints (documented in API.md) and the routes of the whole server.
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use punct_core::{Game, Position};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::assets;
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::new_game::{NewGame, parse_start};
+use crate::replay::replay_json;
+use crate::room::Action;
+use crate::ws;
+
+type ApiResult = Result<Json<Value>, ApiError>;
+
+/// All routes: the browser app, the JSON API and the WebSocket.
+pub fn router(hub: Hub) -> Router {
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/g/{id}", get(assets::index))
+        .route("/app.js", get(assets::app_js))
+        .route("/style.css", get(assets::style_css))
+        .route("/api/rules", get(assets::rules))
+        .route("/api/games", post(create).get(list))
+        .route("/api/games/{id}", get(state))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/action", post(action))
+        .route("/api/games/{id}/move", post(play))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/draw/decline", post(decline_draw))
+        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/takeback/decline", post(decline_takeback))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/replay", get(replay))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/legal", get(legal))
+        .route("/api/import", post(import))
+        .route("/api/analyse", post(analyse))
+        .fallback(not_found)
+        .with_state(hub)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("no such page or endpoint")
+}
+
+/// Reads a JSON body, naming what is wrong with it.
+fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let body = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}".as_slice()
+    } else {
+        body
+    };
+    serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
+}
+
+/// The seat token from `Authorization: Bearer …`.
+pub fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    value.strip_prefix("Bearer ").map(|t| t.trim().to_owned())
+}
+
+async fn create(State(hub): State<Hub>, body: Bytes) -> Result<Response, ApiError> {
+    let req: NewGame = parse(&body)?;
+    let grant = hub.create(req).await?;
+    Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+async fn list(State(hub): State<Hub>) -> ApiResult {
+    hub.list().await.map(Json)
+}
+
+async fn state(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+    hub.state(&id, bearer(&headers).as_deref()).await.map(Json)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    name: Option<String>,
+}
+
+async fn join(State(hub): State<Hub>, Path(id): Path<String>, body: Bytes) -> ApiResult {
+    let req: JoinRequest = parse(&body)?;
+    let grant = hub.join(&id, req.name.as_deref().unwrap_or("")).await?;
+    Ok(Json(serde_json::to_value(grant).unwrap_or(Value::Null)))
+}
+
+async fn act(hub: &Hub, id: &str, headers: &HeaderMap, action: Action) -> ApiResult {
+    hub.act(id, bearer(headers).as_deref(), action)
+        .await
+        .map(Json)
+}
+
+async fn action(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
+    let action: Action = parse(&body)?;
+    act(&hub, &id, &headers, action).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+async fn play(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
+    let req: MoveRequest = parse(&body)?;
+    act(&hub, &id, &headers, Action::Move { text: req.text }).await
+}
+
+async fn resign(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+    act(&hub, &id, &headers, Action::Resign).await
+}
+
+async fn draw(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+    act(&hub, &id, &headers, Action::OfferDraw).await
+}
+
+async fn decline_draw(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult {
+    act(&hub, &id, &headers, Action::DeclineDraw).await
+}
+
+async fn takeback(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+    act(&hub, &id, &headers, Action::Takeback).await
+}
+
+async fn decline_takeback(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult {
+    act(&hub, &id, &headers, Action::DeclineTakeback).await
+}
+
+async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = hub.record(&id).await?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+async fn replay(State(hub): State<Hub>, Path(id): Path<String>) -> ApiResult {
+    hub.replay(&id).await.map(Json)
+}
+
+#[derive(Deserialize)]
+struct PositionQuery {
+    position: Option<String>,
+}
+
+fn position_of(text: Option<&str>) -> Result<Position, ApiError> {
+    let text = text.ok_or_else(|| ApiError::bad_request("missing `position` (position text)"))?;
+    Position::from_text(text.trim())
+        .map_err(|e| ApiError::bad_request(format!("bad position text: {e}")))
+}
+
+async fn legal(Query(q): Query<PositionQuery>) -> ApiResult {
+    let pos = position_of(q.position.as_deref())?;
+    Ok(Json(json!({ "moves": pos.legal_move_texts() })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextRequest {
+    text: Option<String>,
+    position: Option<String>,
+}
+
+async fn import(body: Bytes) -> ApiResult {
+    let req: TextRequest = parse(&body)?;
+    let text = req
+        .text
+        .or(req.position)
+        .ok_or_else(|| ApiError::bad_request("missing `text` (a record or position text)"))?;
+    let game = parse_start(&text)?;
+    Ok(Json(replay_json(&game)))
+}
+
+async fn analyse(State(hub): State<Hub>, body: Bytes) -> ApiResult {
+    let req: TextRequest = parse(&body)?;
+    let pos = position_of(req.position.as_deref())?;
+    let analysis = hub.engine().analyse(Game::from_position(pos)).await?;
+    Ok(Json(serde_json::to_value(analysis).unwrap_or(Value::Null)))
+}

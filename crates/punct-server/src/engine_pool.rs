@@ -1,0 +1,149 @@
+//! The engine's worker threads, fed through a bounded queue so that the CPU-bound search
+//! never runs on the async runtime and a flood of requests is refused rather than queued
+//! without end.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use punct_core::{Game, Move};
+use punct_engine::{Engine, Level, Options, SearchLimits, SearchResult};
+use tokio::sync::oneshot;
+
+use crate::error::ApiError;
+
+/// A search to run.
+struct Job {
+    game: Game,
+    level: Level,
+    limits: SearchLimits,
+    reply: oneshot::Sender<SearchResult>,
+}
+
+/// Handle to the workers.
+#[derive(Clone)]
+pub struct EnginePool {
+    jobs: mpsc::SyncSender<Job>,
+    movetime: Duration,
+}
+
+/// What the engine found, as the API reports it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Analysis {
+    /// The best move's text, if the position has one.
+    pub best_move: Option<String>,
+    /// Win, draw and loss chances for the side to move.
+    pub win: f32,
+    /// Draw chance.
+    pub draw: f32,
+    /// Loss chance.
+    pub loss: f32,
+    /// The expected line, moves as text.
+    pub pv: Vec<String>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+impl Analysis {
+    fn from_result(r: &SearchResult) -> Analysis {
+        Analysis {
+            best_move: r.best_move.map(|m| m.to_string()),
+            win: r.score.win,
+            draw: r.score.draw,
+            loss: r.score.loss,
+            pv: r.pv.iter().map(Move::to_string).collect(),
+            nodes: r.nodes,
+        }
+    }
+}
+
+impl EnginePool {
+    /// Starts `threads` workers behind a queue of `queue` waiting jobs; each search thinks
+    /// for at most `movetime`.
+    pub fn new(threads: usize, queue: usize, movetime: Duration) -> EnginePool {
+        let (tx, rx) = mpsc::sync_channel::<Job>(queue);
+        let rx = Arc::new(Mutex::new(rx));
+        for i in 0..threads.max(1) {
+            let rx = rx.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("punct-engine-{i}"))
+                .spawn(move || work(&rx));
+            if let Err(e) = spawned {
+                tracing::error!("cannot start an engine thread: {e}");
+            }
+        }
+        EnginePool { jobs: tx, movetime }
+    }
+
+    /// Searches `game` at `level` (thinking less when `time_left_ms` is short). Refused with
+    /// 503 when the queue is full.
+    pub async fn search(
+        &self,
+        game: Game,
+        level: u8,
+        time_left_ms: Option<i64>,
+    ) -> Result<SearchResult, ApiError> {
+        let level = Level::new(level).unwrap_or(Level::FULL);
+        let mut movetime = self.movetime;
+        if let Some(left) = time_left_ms {
+            let share = Duration::from_millis((left.max(0) / 30) as u64);
+            movetime = movetime.min(share.max(Duration::from_millis(20)));
+        }
+        let (reply, answer) = oneshot::channel();
+        let job = Job {
+            game,
+            level,
+            limits: SearchLimits::movetime(movetime),
+            reply,
+        };
+        self.jobs.try_send(job).map_err(|e| match e {
+            mpsc::TrySendError::Full(_) => {
+                ApiError::busy("the engine is busy with other games; try again shortly")
+            }
+            mpsc::TrySendError::Disconnected(_) => ApiError::internal("the engine has stopped"),
+        })?;
+        answer
+            .await
+            .map_err(|_| ApiError::internal("the engine failed during the search"))
+    }
+
+    /// Analyses `game`'s current position at full strength.
+    pub async fn analyse(&self, game: Game) -> Result<Analysis, ApiError> {
+        let r = self.search(game, Level::MAX, None).await?;
+        Ok(Analysis::from_result(&r))
+    }
+}
+
+fn work(jobs: &Mutex<mpsc::Receiver<Job>>) {
+    loop {
+        let job = {
+            let rx = jobs.lock().unwrap_or_else(|e| e.into_inner());
+            match rx.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            }
+        };
+        let mut engine = Engine::new(Options {
+            level: job.level,
+            seed: rand_seed(),
+        });
+        let stop = AtomicBool::new(false);
+        // A panicking search must not take the worker with it: the caller sees an error
+        // (its reply is dropped) and the thread goes on to the next job.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.search(&job.game, &job.limits, &stop, &mut |_| {})
+        }));
+        match result {
+            Ok(result) => {
+                let _ = job.reply.send(result);
+            }
+            Err(_) => tracing::error!("the engine panicked during a search"),
+        }
+    }
+}
+
+fn rand_seed() -> u64 {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).ok();
+    u64::from_le_bytes(b)
+}

@@ -1,0 +1,447 @@
+//! The live games: one lock per game, every change stored before it is broadcast, clocks
+//! watched by a timer per game, and the computer's moves fetched from the engine pool.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use punct_core::Record;
+use serde_json::{Value, json};
+use tokio::sync::{Notify, broadcast};
+
+use crate::clock::now_ms;
+use crate::engine_pool::EnginePool;
+use crate::error::ApiError;
+use crate::new_game::{self, NewGame, random_hex};
+use crate::replay::{chrono_date, replay_json};
+use crate::room::{Action, Room, Stored, colour_name};
+use crate::store::Store;
+
+/// Events kept for a slow watcher before it must resynchronise from a fresh state. Each
+/// holds a full state, so this bounds a game's memory as much as its watchers' patience.
+const EVENT_BUFFER: usize = 16;
+
+/// Wait before asking a busy engine pool again for a computer move.
+const ENGINE_RETRY: Duration = Duration::from_millis(250);
+
+/// A spawned background task.
+type BoxFuture = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
+/// One game and the channels around it.
+pub struct RoomCell {
+    /// The game; held while a change is checked, stored and broadcast, so changes to one game
+    /// are serialised and broadcast in sequence order.
+    pub room: tokio::sync::Mutex<Room>,
+    /// Broadcast of every change as a JSON `event` message.
+    pub events: broadcast::Sender<Arc<str>>,
+    /// Wakes the game's clock timer when the deadline may have moved.
+    clock_changed: Notify,
+}
+
+impl RoomCell {
+    fn new(room: Room) -> Arc<RoomCell> {
+        Arc::new(RoomCell {
+            room: tokio::sync::Mutex::new(room),
+            events: broadcast::channel(EVENT_BUFFER).0,
+            clock_changed: Notify::new(),
+        })
+    }
+}
+
+/// What the creator or joiner of a game gets back.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SeatGrant {
+    /// The game's id.
+    pub id: String,
+    /// The secret seat token: send it as `Authorization: Bearer …`.
+    pub token: String,
+    /// The colours the token holds.
+    pub colours: Vec<&'static str>,
+    /// The game's state.
+    pub state: Value,
+}
+
+/// All games.
+#[derive(Clone)]
+pub struct Hub {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    rooms: Mutex<HashMap<String, Arc<RoomCell>>>,
+    store: Store,
+    engine: EnginePool,
+}
+
+impl Hub {
+    /// A hub over `store`, loading every live game and restarting its clock timer and, where
+    /// the computer is to move, its search.
+    pub async fn start(store: Store, engine: EnginePool) -> anyhow::Result<Hub> {
+        let hub = Hub {
+            inner: Arc::new(Inner {
+                rooms: Mutex::new(HashMap::new()),
+                store,
+                engine,
+            }),
+        };
+        let now = now_ms();
+        for stored in hub.inner.store.live_games().await? {
+            let id = stored.id().to_owned();
+            match Room::from_stored(stored, now) {
+                Ok(room) => {
+                    hub.insert(room);
+                }
+                Err(e) => tracing::error!("game {id} cannot be restored: {e}"),
+            }
+        }
+        Ok(hub)
+    }
+
+    /// Puts a room in the map and starts its background tasks.
+    fn insert(&self, room: Room) -> Arc<RoomCell> {
+        let id = room.id.clone();
+        let timed = room.clock.is_some() && room.is_live();
+        let computer = room.computer_to_move().map(|_| room.seq);
+        let cell = RoomCell::new(room);
+        self.inner
+            .rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.clone(), cell.clone());
+        if timed {
+            tokio::spawn(self.clone().watch_clock(cell.clone()));
+        }
+        if let Some(seq) = computer {
+            tokio::spawn(self.clone().play_computer(cell.clone(), seq));
+        }
+        cell
+    }
+
+    /// The game `id`, loaded from the database if it is not in memory.
+    pub async fn room(&self, id: &str) -> Result<Arc<RoomCell>, ApiError> {
+        let found = self
+            .inner
+            .rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned();
+        if let Some(cell) = found {
+            return Ok(cell);
+        }
+        let valid = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit());
+        let stored = if valid {
+            self.inner
+                .store
+                .load(id)
+                .await
+                .map_err(|e| ApiError::internal(format!("database error: {e}")))?
+        } else {
+            None
+        };
+        let stored = stored.ok_or_else(|| ApiError::not_found(format!("no game `{id}`")))?;
+        let room = Room::from_stored(stored, now_ms())
+            .map_err(|e| ApiError::internal(format!("game {id} cannot be restored: {e}")))?;
+        if !room.is_live() {
+            // Finished games never change: serve them without keeping them in memory.
+            return Ok(RoomCell::new(room));
+        }
+        // Another request may have loaded it meanwhile; keep the first.
+        let existing = self
+            .inner
+            .rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned();
+        Ok(existing.unwrap_or_else(|| self.insert(room)))
+    }
+
+    /// Stores `next` and, once it is committed, makes it the room's state and tells everyone.
+    async fn commit(
+        &self,
+        cell: &Arc<RoomCell>,
+        room: &mut Room,
+        next: Room,
+        event: &str,
+        extra: Value,
+    ) -> Result<(), ApiError> {
+        self.inner
+            .store
+            .save(&next.to_stored(), next.is_live(), next.updated_ms)
+            .await
+            .map_err(ApiError::internal)?;
+        *room = next;
+        let msg = json!({
+            "type": "event",
+            "seq": room.seq,
+            "event": event,
+            "detail": extra,
+            "state": room.snapshot(now_ms(), &[]),
+        });
+        let _ = cell.events.send(Arc::from(msg.to_string()));
+        cell.clock_changed.notify_one();
+        if !room.is_live() {
+            // A finished game changes no more: let it leave memory once its watchers go; it
+            // is read back from the database if asked for.
+            self.inner
+                .rooms
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&room.id);
+        }
+        if room.computer_to_move().is_some() {
+            tokio::spawn(self.clone().play_computer(cell.clone(), room.seq));
+        }
+        Ok(())
+    }
+
+    /// Creates a game, returning the creator's seat.
+    pub async fn create(&self, req: NewGame) -> Result<SeatGrant, ApiError> {
+        let (token, game, seats, clock) = new_game::build(&req)?;
+        let now = now_ms();
+        let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
+        self.inner
+            .store
+            .save(&room.to_stored(), room.is_live(), now)
+            .await
+            .map_err(ApiError::internal)?;
+        let colours = room.holder(Some(&token));
+        let state = room.snapshot(now, &colours);
+        let id = room.id.clone();
+        self.insert(room);
+        Ok(SeatGrant {
+            id,
+            token,
+            colours: colours.into_iter().map(colour_name).collect(),
+            state,
+        })
+    }
+
+    /// Gives the open seat of game `id` to the caller.
+    pub async fn join(&self, id: &str, name: &str) -> Result<SeatGrant, ApiError> {
+        let cell = self.room(id).await?;
+        let mut room = cell.room.lock().await;
+        if !room.is_live() {
+            return Err(ApiError::conflict(
+                "the game is over; you can watch its replay",
+            ));
+        }
+        let mut next = room.clone();
+        let token = random_hex::<16>();
+        let now = now_ms();
+        let colour = next.join(token.clone(), name, now)?;
+        self.commit(
+            &cell,
+            &mut room,
+            next,
+            "joined",
+            json!({ "colour": colour_name(colour) }),
+        )
+        .await?;
+        Ok(SeatGrant {
+            id: id.to_owned(),
+            token,
+            colours: vec![colour_name(colour)],
+            state: room.snapshot(now, &[colour]),
+        })
+    }
+
+    /// The state of game `id` as the holder of `token` sees it.
+    pub async fn state(&self, id: &str, token: Option<&str>) -> Result<Value, ApiError> {
+        let cell = self.room(id).await?;
+        let room = cell.room.lock().await;
+        Ok(room.snapshot(now_ms(), &room.holder(token)))
+    }
+
+    /// Carries out `action` for the holder of `token`, returning the new state. A refusal
+    /// changes nothing (except that a side found out of time loses first).
+    pub async fn act(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        action: Action,
+    ) -> Result<Value, ApiError> {
+        let cell = self.room(id).await?;
+        let mut room = cell.room.lock().await;
+        let now = now_ms();
+        let colours = room.holder(token);
+        let mut next = room.clone();
+        if next.check_flag(now) {
+            self.commit(&cell, &mut room, next, "timeout", Value::Null)
+                .await?;
+            return Err(ApiError::conflict(format!(
+                "the game is over: {}",
+                room.game
+                    .outcome()
+                    .map(|o| o.to_string())
+                    .unwrap_or_default()
+            )));
+        }
+        let event = next.act(&colours, &action, now)?;
+        let detail = match &action {
+            Action::Move { .. } => {
+                json!({ "move": next.game.moves().last().map(|m| m.to_string()) })
+            }
+            _ => Value::Null,
+        };
+        self.commit(&cell, &mut room, next, event, detail).await?;
+        Ok(room.snapshot(now, &colours))
+    }
+
+    /// Subscribes to game `id`: its current state and every later event, with no gap
+    /// between them (both are taken under the game's lock).
+    pub async fn subscribe(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Value, broadcast::Receiver<Arc<str>>), ApiError> {
+        let cell = self.room(id).await?;
+        let room = cell.room.lock().await;
+        Ok((
+            room.snapshot(now_ms(), &room.holder(token)),
+            cell.events.subscribe(),
+        ))
+    }
+
+    /// The positions of game `id` after each move, for review.
+    pub async fn replay(&self, id: &str) -> Result<Value, ApiError> {
+        let cell = self.room(id).await?;
+        let room = cell.room.lock().await;
+        Ok(replay_json(&room.game))
+    }
+
+    /// The record of game `id`.
+    pub async fn record(&self, id: &str) -> Result<String, ApiError> {
+        let cell = self.room(id).await?;
+        let room = cell.room.lock().await;
+        let date = chrono_date(room.created_ms);
+        let mut record = Record::from_game(
+            room.game.clone(),
+            &room.seats[0].name,
+            &room.seats[1].name,
+            &date,
+        );
+        record.set_tag("Site", &format!("punct game {}", room.id));
+        Ok(record.to_string())
+    }
+
+    /// Live and recent games, newest first (read from the database, so that listing old
+    /// games does not bring them back into memory).
+    pub async fn list(&self) -> Result<Value, ApiError> {
+        let rows = self
+            .inner
+            .store
+            .recent(40)
+            .await
+            .map_err(|e| ApiError::internal(format!("database error: {e}")))?;
+        let games: Vec<Value> = rows.iter().map(Stored::summary).collect();
+        Ok(json!({ "games": games }))
+    }
+
+    /// The engine pool, for analysis.
+    pub fn engine(&self) -> &EnginePool {
+        &self.inner.engine
+    }
+
+    /// Ends the game on time when the side to move's clock runs out.
+    async fn watch_clock(self, cell: Arc<RoomCell>) {
+        loop {
+            let deadline = {
+                let room = cell.room.lock().await;
+                if !room.is_live() {
+                    return;
+                }
+                room.clock.as_ref().and_then(|c| c.deadline(room.turn()))
+            };
+            match deadline {
+                None => cell.clock_changed.notified().await,
+                Some(d) => {
+                    let wait = Duration::from_millis((d - now_ms()).max(0) as u64);
+                    tokio::select! {
+                        () = tokio::time::sleep(wait) => {}
+                        () = cell.clock_changed.notified() => continue,
+                    }
+                }
+            }
+            let mut room = cell.room.lock().await;
+            let mut next = room.clone();
+            if next.check_flag(now_ms())
+                && let Err(e) = self
+                    .commit(&cell, &mut room, next, "timeout", Value::Null)
+                    .await
+            {
+                tracing::error!("game {}: cannot store the time forfeit: {e}", room.id);
+            }
+        }
+    }
+
+    /// Asks the engine for the computer's move in the state numbered `seq`, and plays it if
+    /// nothing has changed meanwhile.
+    ///
+    /// Boxed because storing the move may schedule the next search: the future refers to
+    /// itself through `commit`, and a named type lets the compiler see it is `Send`.
+    fn play_computer(self, cell: Arc<RoomCell>, seq: u64) -> BoxFuture {
+        Box::pin(async move { self.computer_move(cell, seq).await })
+    }
+
+    async fn computer_move(self, cell: Arc<RoomCell>, seq: u64) {
+        loop {
+            let (game, level, left) = {
+                let room = cell.room.lock().await;
+                let Some(level) = room.computer_to_move().filter(|_| room.seq == seq) else {
+                    return;
+                };
+                let turn = room.turn();
+                let left = room.clock.as_ref().map(|c| c.left(turn, turn, now_ms()));
+                (room.game.clone(), level, left)
+            };
+            let result = match self.inner.engine.search(game, level, left).await {
+                Ok(r) => r,
+                Err(e) if e.status == 503 => {
+                    tokio::time::sleep(ENGINE_RETRY).await;
+                    continue;
+                }
+                Err(e) => {
+                    tracing::error!("computer move failed: {e}");
+                    punct_engine::SearchResult::default()
+                }
+            };
+            let mut room = cell.room.lock().await;
+            if room.seq != seq {
+                return;
+            }
+            // An engine that finds nothing (or fails) must not leave the game stuck.
+            let fallback = || room.game.position().legal_moves().first().copied();
+            let Some(mv) = result.best_move.or_else(fallback) else {
+                tracing::error!("no move for the computer in a live game");
+                return;
+            };
+            let turn = room.turn();
+            let mut next = room.clone();
+            let now = now_ms();
+            if next.check_flag(now) {
+                if let Err(e) = self
+                    .commit(&cell, &mut room, next, "timeout", Value::Null)
+                    .await
+                {
+                    tracing::error!("cannot store the time forfeit: {e}");
+                }
+                return;
+            }
+            let action = Action::Move {
+                text: mv.to_string(),
+            };
+            match next.act(&[turn], &action, now) {
+                Ok(event) => {
+                    let detail = json!({ "move": mv.to_string() });
+                    if let Err(e) = self.commit(&cell, &mut room, next, event, detail).await {
+                        tracing::error!("cannot store the computer's move: {e}");
+                    }
+                }
+                Err(e) => tracing::error!("the engine's move {mv} was refused: {e}"),
+            }
+            return;
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! PÜNCT over the web: games against the computer, on one screen or between friends, with
+//! seats held by secret tokens, server-kept clocks, every change stored in SQLite before it
+//! is broadcast, live updates over WebSocket with sequence numbers, and the browser app,
+//! whose files are built into the binary.
+//!
+//! The rules are punct-core's alone: the server checks every move with it. The engine runs
+//! on its own threads behind a bounded queue ([`engine_pool`]), never on the async runtime.
+//! The API is described in `API.md`.
+
+#![warn(missing_docs)]
+
+pub mod api;
+mod assets;
+pub mod clock;
+pub mod engine_pool;
+pub mod error;
+pub mod hub;
+pub mod new_game;
+pub mod replay;
+pub mod room;
+pub mod store;
+mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+
+pub use error::ApiError;
+
+/// How the server is started.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to listen on.
+    pub addr: SocketAddr,
+    /// The SQLite file.
+    pub db: PathBuf,
+    /// Engine threads.
+    pub engine_threads: usize,
+    /// Searches that may wait for an engine thread before new ones are refused.
+    pub engine_queue: usize,
+    /// The longest the computer thinks per move.
+    pub engine_movetime: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: PathBuf::from("punct.db"),
+            // Leave a core for the network side.
+            engine_threads: cores.saturating_sub(1).max(1),
+            engine_queue: 64,
+            engine_movetime: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Opens the database, restores the live games and serves on an already bound listener
+/// until the process ends.
+pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<()> {
+    let store = store::Store::open(&config.db)?;
+    let engine = engine_pool::EnginePool::new(
+        config.engine_threads,
+        config.engine_queue,
+        config.engine_movetime,
+    );
+    let hub = hub::Hub::start(store, engine).await?;
+    axum::serve(listener, api::router(hub)).await?;
+    Ok(())
+}
+
+/// Serves with `config`, building its own async runtime; returns only on error.
+pub fn serve(config: Config) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = TcpListener::bind(config.addr)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+        eprintln!(
+            "punct: serving on http://{} (database {})",
+            config.addr,
+            config.db.display()
+        );
+        serve_on(listener, config).await
+    })
+}

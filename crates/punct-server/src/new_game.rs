@@ -1,0 +1,224 @@
+//! What a new game is made of: the creator's request, checked, turned into seats, a clock
+//! and a starting game; and the random ids and tokens.
+
+use punct_core::{Colour, Game, Position, Record, Variant};
+use serde::Deserialize;
+
+use crate::clock::{Clock, now_ms};
+use crate::error::ApiError;
+use crate::room::{Mode, Seat, parse_colour};
+
+/// The request to create a game.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// `computer`, `local` or `friend`.
+    pub mode: Mode,
+    /// `standard` (default) or `basic`; ignored when `start` is given.
+    pub variant: Option<String>,
+    /// The creator's colour: `white` (default), `black` or `random`.
+    pub colour: Option<String>,
+    /// Engine level 1–6 against the computer (default 3).
+    pub level: Option<u8>,
+    /// Optional clock.
+    pub clock: Option<ClockSpec>,
+    /// Optional starting point: position text or a game record.
+    pub start: Option<String>,
+    /// The creator's name.
+    pub name: Option<String>,
+}
+
+/// A clock as people set it.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSpec {
+    /// Minutes per side.
+    pub minutes: f64,
+    /// Seconds added after each move.
+    pub increment: f64,
+}
+
+/// `N` random bytes from the operating system.
+pub(crate) fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut b = [0u8; N];
+    if getrandom::fill(&mut b).is_err() {
+        // No OS randomness: fall back to the clock, unguessable enough only for ids.
+        b.iter_mut()
+            .zip(now_ms().to_le_bytes().iter().cycle())
+            .for_each(|(x, y)| *x ^= y);
+    }
+    b
+}
+
+/// A random hex string of `N` bytes.
+pub(crate) fn random_hex<const N: usize>() -> String {
+    random_bytes::<N>()
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}
+
+/// Reads the starting point of a new game: a record (its moves are replayed) or position text.
+pub fn parse_start(text: &str) -> Result<Game, ApiError> {
+    let text = text.trim();
+    if text.starts_with('[') || text.contains("1.") {
+        Record::parse(text)
+            .map(|r| r.game)
+            .map_err(|e| ApiError::bad_request(e.to_string()))
+    } else {
+        Position::from_text(text)
+            .map(Game::from_position)
+            .map_err(|e| ApiError::bad_request(format!("bad position text: {e}")))
+    }
+}
+
+/// Checks `req` and builds the new game: the creator's token, the starting game, both seats
+/// (White's first) and the clock.
+pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), ApiError> {
+    let game = match &req.start {
+        Some(text) if !text.trim().is_empty() => parse_start(text)?,
+        _ => {
+            let variant = req.variant.as_deref().unwrap_or("standard");
+            let variant = Variant::from_name(variant).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "unknown variant `{variant}`: expected standard or basic"
+                ))
+            })?;
+            Game::new(variant)
+        }
+    };
+    if let Some(outcome) = game.outcome() {
+        return Err(ApiError::conflict(format!(
+            "cannot play on from a finished game: {outcome}"
+        )));
+    }
+    let colour = match req.colour.as_deref().unwrap_or("white") {
+        "random" => {
+            if random_bytes::<1>()[0] & 1 == 0 {
+                Colour::White
+            } else {
+                Colour::Black
+            }
+        }
+        other => parse_colour(other).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "unknown colour `{other}`: expected white, black or random"
+            ))
+        })?,
+    };
+    let level = req.level.unwrap_or(3);
+    if !(1..=6).contains(&level) {
+        return Err(ApiError::bad_request(format!(
+            "level {level} does not exist: levels run from 1 to 6"
+        )));
+    }
+    let clock = match req.clock {
+        None => None,
+        Some(c) => {
+            let ok = c.minutes.is_finite()
+                && c.increment.is_finite()
+                && c.minutes > 0.0
+                && c.minutes <= 600.0
+                && (0.0..=600.0).contains(&c.increment);
+            if !ok {
+                return Err(ApiError::bad_request(
+                    "clock minutes must be in (0, 600] and increment seconds in [0, 600]",
+                ));
+            }
+            Some(Clock::new(
+                (c.minutes * 60_000.0) as i64,
+                (c.increment * 1000.0) as i64,
+            ))
+        }
+    };
+    let token = random_hex::<16>();
+    let name = req
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .unwrap_or("Anonymous")
+        .chars()
+        .take(40)
+        .collect::<String>();
+    let person = |name: String| Seat {
+        name,
+        computer: None,
+        token: Some(token.clone()),
+    };
+    let other = match req.mode {
+        Mode::Computer => Seat {
+            name: format!("punct level {level}"),
+            computer: Some(level),
+            token: None,
+        },
+        Mode::Local => person(format!("{name} 2")),
+        Mode::Friend => Seat {
+            name: "Friend".into(),
+            computer: None,
+            token: None,
+        },
+    };
+    let mut seats = [person(name.clone()), other];
+    if colour == Colour::Black {
+        seats.swap(0, 1);
+    }
+    Ok((token, game, seats, clock))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: &str) -> NewGame {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn seats_follow_the_mode_and_colour() {
+        let (token, game, seats, clock) = build(&request(
+            r#"{"mode":"computer","colour":"black","level":2}"#,
+        ))
+        .unwrap();
+        assert_eq!(seats[0].computer, Some(2));
+        assert_eq!(seats[1].token.as_deref(), Some(token.as_str()));
+        assert!(game.moves().is_empty() && clock.is_none());
+        let (token, _, seats, _) = build(&request(r#"{"mode":"local"}"#)).unwrap();
+        assert!(
+            seats
+                .iter()
+                .all(|s| s.token.as_deref() == Some(token.as_str()))
+        );
+        let (_, _, seats, clock) = build(&request(
+            r#"{"mode":"friend","clock":{"minutes":10,"increment":5}}"#,
+        ))
+        .unwrap();
+        assert!(seats[1].token.is_none() && seats[1].computer.is_none());
+        assert_eq!(
+            clock.map(|c| (c.initial_ms, c.increment_ms)),
+            Some((600_000, 5_000))
+        );
+    }
+
+    #[test]
+    fn bad_requests_name_the_problem() {
+        let cases = [
+            (r#"{"mode":"computer","level":0}"#, "level 0"),
+            (r#"{"mode":"local","colour":"green"}"#, "unknown colour"),
+            (r#"{"mode":"local","variant":"giant"}"#, "unknown variant"),
+            (
+                r#"{"mode":"local","clock":{"minutes":-1,"increment":0}}"#,
+                "clock",
+            ),
+            (
+                r#"{"mode":"local","start":"standard x 0 -"}"#,
+                "bad position",
+            ),
+        ];
+        for (json, needle) in cases {
+            let err = build(&request(json)).unwrap_err();
+            assert_eq!(err.status, 400, "{json}");
+            assert!(err.reason.contains(needle), "{json}: {}", err.reason);
+        }
+    }
+}

@@ -1,0 +1,636 @@
+//! A game as the server holds it: the rules' [`Game`] plus seats, clock, offers and a
+//! sequence number that counts every change. Pure logic, no I/O: the hub stores a changed
+//! room before anyone hears of the change.
+
+use punct_core::{Colour, Game, Move, Outcome, Position, Termination};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::clock::Clock;
+use crate::error::ApiError;
+
+/// Who plays the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A person against the engine.
+    Computer,
+    /// Two people on one screen: one token holds both seats.
+    Local,
+    /// Two people online: the second seat goes to whoever opens the link first.
+    Friend,
+}
+
+/// One side of the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// The name shown and written in records.
+    pub name: String,
+    /// The engine level when the computer holds the seat.
+    pub computer: Option<u8>,
+    /// The secret that proves a person holds the seat; `None` while the seat is open.
+    pub token: Option<String>,
+}
+
+impl Seat {
+    fn is_open(&self) -> bool {
+        self.computer.is_none() && self.token.is_none()
+    }
+}
+
+/// A change asked for by a seat holder.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// Play a move given as move text.
+    Move {
+        /// Move text, e.g. `TE4:0`.
+        #[serde(rename = "move")]
+        text: String,
+    },
+    /// Give up.
+    Resign,
+    /// Offer a draw, or accept the opponent's offer.
+    OfferDraw,
+    /// Turn down the opponent's draw offer.
+    DeclineDraw,
+    /// Ask to take back a move, or grant the opponent's request (at once against the computer
+    /// and on one screen).
+    Takeback,
+    /// Turn down the opponent's takeback request.
+    DeclineTakeback,
+}
+
+/// A game in the server.
+#[derive(Clone, Debug)]
+pub struct Room {
+    /// The game's public id (also its link).
+    pub id: String,
+    /// Who plays.
+    pub mode: Mode,
+    /// The rules' view of the game.
+    pub game: Game,
+    /// White's and Black's seats.
+    pub seats: [Seat; 2],
+    /// The clock, if the game is timed.
+    pub clock: Option<Clock>,
+    /// The side that offered a draw, until answered or a move is made.
+    pub draw_offer: Option<Colour>,
+    /// The side that asked for a takeback, until answered or a move is made.
+    pub takeback_request: Option<Colour>,
+    /// Number of changes so far; every broadcast carries it.
+    pub seq: u64,
+    /// Creation time, ms since the epoch.
+    pub created_ms: i64,
+    /// Time of the last change, ms since the epoch.
+    pub updated_ms: i64,
+}
+
+/// The form a room is stored in (JSON in the database).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Stored {
+    id: String,
+    mode: Mode,
+    start: String,
+    moves: Vec<String>,
+    seats: [Seat; 2],
+    clock: Option<Clock>,
+    draw_offer: Option<String>,
+    takeback_request: Option<String>,
+    seq: u64,
+    created_ms: i64,
+    updated_ms: i64,
+    /// The outcome when it came from outside the board (resignation, time, agreement).
+    ended: Option<(Option<String>, String)>,
+    /// The outcome in words, for lists of games without replaying them.
+    #[serde(default)]
+    result: Option<String>,
+}
+
+impl Stored {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// A line for the list of games.
+    pub fn summary(&self) -> Value {
+        json!({
+            "id": self.id,
+            "mode": self.mode,
+            "live": self.result.is_none(),
+            "white": self.seats[0].name,
+            "black": self.seats[1].name,
+            "moves": self.moves.len(),
+            "result": self.result,
+            "updated_ms": self.updated_ms,
+        })
+    }
+}
+
+/// Names a colour as the API writes it.
+pub fn colour_name(c: Colour) -> &'static str {
+    match c {
+        Colour::White => "white",
+        Colour::Black => "black",
+    }
+}
+
+/// Reads a colour as the API writes it.
+pub fn parse_colour(s: &str) -> Option<Colour> {
+    match s {
+        "white" => Some(Colour::White),
+        "black" => Some(Colour::Black),
+        _ => None,
+    }
+}
+
+fn outside_board(t: Termination) -> bool {
+    matches!(
+        t,
+        Termination::Resignation | Termination::Timeout | Termination::Agreement
+    )
+}
+
+impl Room {
+    /// A new room; the clock starts at once unless a seat is still open.
+    pub fn new(
+        id: String,
+        mode: Mode,
+        game: Game,
+        seats: [Seat; 2],
+        clock: Option<Clock>,
+        now: i64,
+    ) -> Room {
+        let mut room = Room {
+            id,
+            mode,
+            game,
+            seats,
+            clock,
+            draw_offer: None,
+            takeback_request: None,
+            seq: 1,
+            created_ms: now,
+            updated_ms: now,
+        };
+        room.start_clock_if_ready(now);
+        room
+    }
+
+    fn start_clock_if_ready(&mut self, now: i64) {
+        let ready = !self.seats.iter().any(Seat::is_open) && self.game.outcome().is_none();
+        if let Some(clock) = self.clock.as_mut().filter(|_| ready) {
+            clock.start(now);
+        }
+    }
+
+    /// The stored form.
+    pub fn to_stored(&self) -> Stored {
+        let ended = self
+            .game
+            .outcome()
+            .filter(|o| outside_board(o.termination))
+            .map(|o| {
+                (
+                    o.winner.map(|c| colour_name(c).to_owned()),
+                    o.termination.name().to_owned(),
+                )
+            });
+        Stored {
+            id: self.id.clone(),
+            mode: self.mode,
+            start: self.game.start().to_string(),
+            moves: self.game.moves().iter().map(Move::to_string).collect(),
+            seats: self.seats.clone(),
+            clock: self.clock.clone(),
+            draw_offer: self.draw_offer.map(|c| colour_name(c).to_owned()),
+            takeback_request: self.takeback_request.map(|c| colour_name(c).to_owned()),
+            seq: self.seq,
+            created_ms: self.created_ms,
+            updated_ms: self.updated_ms,
+            ended,
+            result: self.game.outcome().map(|o| o.to_string()),
+        }
+    }
+
+    /// Rebuilds a room from its stored form, replaying the moves with the rules. A running
+    /// clock restarts at `now`.
+    pub fn from_stored(s: Stored, now: i64) -> Result<Room, String> {
+        let start = Position::from_text(&s.start).map_err(|e| e.to_string())?;
+        let mut game = Game::from_position(start);
+        for text in &s.moves {
+            let mv = Move::parse(text).map_err(|e| e.to_string())?;
+            game.play(mv).map_err(|e| e.to_string())?;
+        }
+        if let Some((winner, termination)) = &s.ended {
+            let termination = Termination::from_name(termination)
+                .ok_or_else(|| format!("unknown termination `{termination}`"))?;
+            let winner = winner.as_deref().and_then(parse_colour);
+            game.end(Outcome {
+                winner,
+                termination,
+            });
+        }
+        let mut clock = s.clock;
+        if let Some(c) = clock.as_mut().filter(|c| c.running_since.is_some()) {
+            c.start(now);
+        }
+        Ok(Room {
+            id: s.id,
+            mode: s.mode,
+            game,
+            seats: s.seats,
+            clock,
+            draw_offer: s.draw_offer.as_deref().and_then(parse_colour),
+            takeback_request: s.takeback_request.as_deref().and_then(parse_colour),
+            seq: s.seq,
+            created_ms: s.created_ms,
+            updated_ms: s.updated_ms,
+        })
+    }
+
+    /// Whether the game is still being played.
+    pub fn is_live(&self) -> bool {
+        self.game.outcome().is_none()
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Colour {
+        self.game.position().turn()
+    }
+
+    /// The colours `token` holds (both on one screen, none for a stranger).
+    pub fn holder(&self, token: Option<&str>) -> Vec<Colour> {
+        let Some(token) = token else {
+            return Vec::new();
+        };
+        Colour::ALL
+            .into_iter()
+            .filter(|c| self.seats[c.index()].token.as_deref() == Some(token))
+            .collect()
+    }
+
+    /// The engine level if the computer is to move in a live game.
+    pub fn computer_to_move(&self) -> Option<u8> {
+        self.is_live()
+            .then(|| self.seats[self.turn().index()].computer)
+            .flatten()
+    }
+
+    /// Gives the open seat to a newcomer with `token`.
+    pub fn join(&mut self, token: String, name: &str, now: i64) -> Result<Colour, ApiError> {
+        let colour = Colour::ALL
+            .into_iter()
+            .find(|c| self.seats[c.index()].is_open())
+            .ok_or_else(|| ApiError::conflict("both seats are taken; you can watch"))?;
+        let seat = &mut self.seats[colour.index()];
+        seat.token = Some(token);
+        if !name.trim().is_empty() {
+            seat.name = name.trim().chars().take(40).collect();
+        }
+        self.start_clock_if_ready(now);
+        self.touch(now);
+        Ok(colour)
+    }
+
+    fn touch(&mut self, now: i64) {
+        self.seq += 1;
+        self.updated_ms = now;
+    }
+
+    fn finish(&mut self, outcome: Outcome, now: i64) {
+        self.game.end(outcome);
+        self.after_end(now);
+    }
+
+    fn after_end(&mut self, now: i64) {
+        let turn = self.turn();
+        if let Some(c) = self.clock.as_mut() {
+            c.stop(turn, now);
+        }
+        self.draw_offer = None;
+        self.takeback_request = None;
+    }
+
+    /// Ends the game on time if the side to move has run out. Returns whether it did.
+    pub fn check_flag(&mut self, now: i64) -> bool {
+        let turn = self.turn();
+        let flagged = self.is_live() && self.clock.as_ref().is_some_and(|c| c.flagged(turn, now));
+        if flagged {
+            self.finish(
+                Outcome {
+                    winner: Some(!turn),
+                    termination: Termination::Timeout,
+                },
+                now,
+            );
+            self.touch(now);
+        }
+        flagged
+    }
+
+    /// Carries out `action` for the holder of `colours`, returning the event's name. On an
+    /// error nothing has changed.
+    pub fn act(
+        &mut self,
+        colours: &[Colour],
+        action: &Action,
+        now: i64,
+    ) -> Result<&'static str, ApiError> {
+        if colours.is_empty() {
+            return Err(ApiError::forbidden(
+                "this token holds no seat in this game (watchers cannot act)",
+            ));
+        }
+        if let Some(outcome) = self.game.outcome() {
+            return Err(ApiError::conflict(format!("the game is over: {outcome}")));
+        }
+        let turn = self.turn();
+        let me = if colours.contains(&turn) {
+            turn
+        } else {
+            colours[0]
+        };
+        let local = colours.len() == 2;
+        let opponent_is_computer = self.seats[(!me).index()].computer.is_some();
+        let event = match action {
+            Action::Move { text } => {
+                if !colours.contains(&turn) {
+                    return Err(ApiError::conflict(format!(
+                        "it is not your turn: {} is to move",
+                        colour_name(turn)
+                    )));
+                }
+                if self.seats.iter().any(Seat::is_open) {
+                    return Err(ApiError::conflict(
+                        "the game has not started: waiting for an opponent to join",
+                    ));
+                }
+                let mv =
+                    Move::parse(text.trim()).map_err(|e| ApiError::bad_request(e.to_string()))?;
+                let mv = self
+                    .game
+                    .position()
+                    .check(mv)
+                    .map_err(|e| ApiError::illegal(format!("illegal move {text}: {e}")))?;
+                self.game
+                    .play(mv)
+                    .map_err(|e| ApiError::illegal(e.to_string()))?;
+                self.draw_offer = None;
+                self.takeback_request = None;
+                if let Some(c) = self.clock.as_mut() {
+                    c.moved(turn, now);
+                }
+                if self.game.outcome().is_some() {
+                    self.after_end(now);
+                }
+                "move"
+            }
+            Action::Resign => {
+                self.finish(
+                    Outcome {
+                        winner: Some(!me),
+                        termination: Termination::Resignation,
+                    },
+                    now,
+                );
+                "resign"
+            }
+            Action::OfferDraw => {
+                if local || self.draw_offer == Some(!me) {
+                    self.finish(
+                        Outcome {
+                            winner: None,
+                            termination: Termination::Agreement,
+                        },
+                        now,
+                    );
+                    "draw"
+                } else if opponent_is_computer {
+                    return Err(ApiError::conflict(
+                        "the computer declines draw offers; play on or resign",
+                    ));
+                } else if self.draw_offer == Some(me) {
+                    return Err(ApiError::conflict("you have already offered a draw"));
+                } else {
+                    self.draw_offer = Some(me);
+                    "draw_offer"
+                }
+            }
+            Action::DeclineDraw => {
+                if self.draw_offer != Some(!me) || local {
+                    return Err(ApiError::conflict("there is no draw offer to decline"));
+                }
+                self.draw_offer = None;
+                "draw_declined"
+            }
+            Action::Takeback => {
+                if local || opponent_is_computer || self.takeback_request == Some(!me) {
+                    let requester = if local {
+                        !turn
+                    } else if opponent_is_computer {
+                        me
+                    } else {
+                        !me
+                    };
+                    self.take_back(requester, local, now)?;
+                    "takeback"
+                } else if self.takeback_request == Some(me) {
+                    return Err(ApiError::conflict("you have already asked for a takeback"));
+                } else if !self.has_moved(me) {
+                    return Err(ApiError::conflict("you have no move to take back"));
+                } else {
+                    self.takeback_request = Some(me);
+                    "takeback_request"
+                }
+            }
+            Action::DeclineTakeback => {
+                if self.takeback_request != Some(!me) || local {
+                    return Err(ApiError::conflict(
+                        "there is no takeback request to decline",
+                    ));
+                }
+                self.takeback_request = None;
+                "takeback_declined"
+            }
+        };
+        self.touch(now);
+        Ok(event)
+    }
+
+    /// Whether `colour` has a move of its own in this game to take back.
+    fn has_moved(&self, colour: Colour) -> bool {
+        let n = self.game.moves().len();
+        let start_turn = self.game.start().turn();
+        (0..n).any(|i| if i % 2 == 0 { start_turn } else { !start_turn } == colour)
+    }
+
+    /// Takes back moves until `requester` is to move again, having undone at least one of
+    /// theirs (on one screen: just the last move).
+    fn take_back(&mut self, requester: Colour, local: bool, now: i64) -> Result<(), ApiError> {
+        if self.game.moves().is_empty() || (!local && !self.has_moved(requester)) {
+            return Err(ApiError::conflict("there is no move to take back"));
+        }
+        self.game.undo();
+        if !local && self.turn() != requester {
+            self.game.undo();
+        }
+        self.draw_offer = None;
+        self.takeback_request = None;
+        if let Some(c) = self.clock.as_mut() {
+            c.start(now);
+        }
+        Ok(())
+    }
+
+    /// The public state of the room (never the tokens). `you` lists the colours the caller
+    /// holds.
+    pub fn snapshot(&self, now: i64, you: &[Colour]) -> Value {
+        let pos = self.game.position();
+        let turn = pos.turn();
+        let outcome = self.game.outcome().map(|o| {
+            let chain: Vec<String> = o
+                .winner
+                .map(|w| {
+                    pos.winning_chain(w)
+                        .into_iter()
+                        .map(|c| c.to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            json!({
+                "winner": o.winner.map(colour_name),
+                "termination": o.termination.name(),
+                "result": o.result_token(),
+                "text": o.to_string(),
+                "winning_chain": chain,
+            })
+        });
+        let seat = |c: Colour| {
+            let s = &self.seats[c.index()];
+            json!({
+                "name": s.name,
+                "computer": s.computer,
+                "open": s.is_open(),
+            })
+        };
+        let clock = self.clock.as_ref().map(|c| {
+            json!({
+                "initial_ms": c.initial_ms,
+                "increment_ms": c.increment_ms,
+                "white_ms": c.left(Colour::White, turn, now).max(0),
+                "black_ms": c.left(Colour::Black, turn, now).max(0),
+                "running": c.running_since.map(|_| colour_name(turn)),
+            })
+        });
+        let [cw, cb] = pos.centre_count();
+        json!({
+            "id": self.id,
+            "seq": self.seq,
+            "mode": self.mode,
+            "variant": pos.variant().name(),
+            "start": self.game.start().to_string(),
+            "moves": self.game.moves().iter().map(Move::to_string).collect::<Vec<_>>(),
+            "position": pos.to_string(),
+            "turn": colour_name(turn),
+            "centre": { "white": cw, "black": cb },
+            "seats": { "white": seat(Colour::White), "black": seat(Colour::Black) },
+            "clock": clock,
+            "draw_offer": self.draw_offer.map(colour_name),
+            "takeback_request": self.takeback_request.map(colour_name),
+            "thinking": self.computer_to_move().is_some(),
+            "outcome": outcome,
+            "you": you.iter().map(|&c| colour_name(c)).collect::<Vec<_>>(),
+            "created_ms": self.created_ms,
+            "updated_ms": self.updated_ms,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use punct_core::Variant;
+
+    fn seat(name: &str, token: Option<&str>) -> Seat {
+        Seat {
+            name: name.into(),
+            computer: None,
+            token: token.map(Into::into),
+        }
+    }
+
+    fn friend_room() -> Room {
+        Room::new(
+            "g".into(),
+            Mode::Friend,
+            Game::new(Variant::Standard),
+            [seat("w", Some("tw")), seat("b", Some("tb"))],
+            Some(Clock::new(60_000, 1_000)),
+            0,
+        )
+    }
+
+    fn mv(text: &str) -> Action {
+        Action::Move { text: text.into() }
+    }
+
+    #[test]
+    fn refusals_change_nothing() {
+        let mut room = friend_room();
+        let before = room.to_stored();
+        let w = room.holder(Some("tw"));
+        let b = room.holder(Some("tb"));
+        assert_eq!(room.act(&[], &mv("TE4:0"), 1).unwrap_err().status, 403);
+        assert_eq!(room.act(&b, &mv("TE4:0"), 1).unwrap_err().status, 409);
+        assert_eq!(room.act(&w, &mv("TA1:0"), 1).unwrap_err().status, 400);
+        assert_eq!(room.act(&w, &mv("TI9:0"), 1).unwrap_err().status, 422);
+        assert_eq!(
+            room.act(&w, &Action::DeclineDraw, 1).unwrap_err().status,
+            409
+        );
+        assert_eq!(
+            serde_json::to_string(&room.to_stored()).unwrap(),
+            serde_json::to_string(&before).unwrap()
+        );
+    }
+
+    #[test]
+    fn takeback_and_draw_need_the_opponent() {
+        let mut room = friend_room();
+        let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+        room.act(&w, &mv("TE4:0"), 10).unwrap();
+        assert_eq!(
+            room.act(&w, &Action::Takeback, 20).unwrap(),
+            "takeback_request"
+        );
+        assert_eq!(room.act(&b, &Action::Takeback, 30).unwrap(), "takeback");
+        assert!(room.game.moves().is_empty());
+        room.act(&w, &Action::OfferDraw, 40).unwrap();
+        room.act(&b, &Action::OfferDraw, 50).unwrap();
+        let o = room.game.outcome().unwrap();
+        assert_eq!((o.winner, o.termination), (None, Termination::Agreement));
+    }
+
+    #[test]
+    fn stored_form_round_trips() {
+        let mut room = friend_room();
+        let w = room.holder(Some("tw"));
+        room.act(&w, &mv("TE4:0"), 10).unwrap();
+        let b = room.holder(Some("tb"));
+        room.act(&b, &Action::Resign, 20).unwrap();
+        let back = Room::from_stored(room.to_stored(), 99).unwrap();
+        assert_eq!(back.game.moves(), room.game.moves());
+        assert_eq!(back.game.outcome(), room.game.outcome());
+        assert_eq!(back.seq, room.seq);
+    }
+
+    #[test]
+    fn running_out_of_time_loses() {
+        let mut room = friend_room();
+        assert!(!room.check_flag(59_999));
+        assert!(room.check_flag(60_000));
+        assert_eq!(room.game.outcome().unwrap().winner, Some(Colour::Black));
+    }
+}

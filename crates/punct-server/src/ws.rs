@@ -1,0 +1,150 @@
+//! The WebSocket of a game: its state at once, then every event in sequence order; actions
+//! may be sent over it too.
+//!
+//! Server messages: `{"type":"state","seq":N,"state":…}` (on connecting, on `sync`, and
+//! when the client fell too far behind), `{"type":"event","seq":N,"event":…,"state":…}`,
+//! `{"type":"ok","seq":N}` after an action, `{"type":"error","status":…,"error":…}`, `{"type":"pong"}`.
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::room::Action;
+
+#[derive(Deserialize)]
+pub(crate) struct WsQuery {
+    token: Option<String>,
+}
+
+/// A message from the client: `{"type":"sync"}`, `{"type":"ping"}`, or
+/// `{"type":"action","action":…}` with the fields of an [`Action`].
+enum ClientMessage {
+    /// Send the current state again.
+    Sync,
+    /// Keep-alive.
+    Ping,
+    /// Carry out an action for the connection's token.
+    Action(Action),
+}
+
+fn parse_message(text: &str) -> Result<ClientMessage, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(mut fields) = value else {
+        return Err("a message must be a JSON object with a `type`".into());
+    };
+    let kind = fields.remove("type");
+    match kind.as_ref().and_then(Value::as_str) {
+        Some("sync") => Ok(ClientMessage::Sync),
+        Some("ping") => Ok(ClientMessage::Ping),
+        Some("action") => serde_json::from_value(Value::Object(fields))
+            .map(ClientMessage::Action)
+            .map_err(|e| format!("bad action: {e}")),
+        Some(other) => Err(format!(
+            "unknown message type `{other}`: expected sync, ping or action"
+        )),
+        None => Err("a message needs a string `type`".into()),
+    }
+}
+
+pub(crate) async fn upgrade(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    // Refuse unknown games before upgrading, with a proper HTTP status.
+    hub.room(&id).await?;
+    // Clients send only short JSON messages: small buffers keep thousands of sockets cheap
+    // (the library's defaults are 128 KiB per socket for reading alone).
+    Ok(ws
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(16 * 1024)
+        .max_message_size(64 * 1024)
+        .on_upgrade(move |socket| run(socket, hub, id, q.token))
+        .into_response())
+}
+
+fn error_message(e: &ApiError) -> String {
+    json!({ "type": "error", "status": e.status.as_u16(), "error": e.reason }).to_string()
+}
+
+async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>) {
+    let Ok((state, mut events)) = hub.subscribe(&id, token.as_deref()).await else {
+        return;
+    };
+    let you = format!("\"you\":{}", state["you"]);
+    let you = if you == "\"you\":[]" {
+        String::new()
+    } else {
+        you
+    };
+    let hello = |state: Value| json!({ "type": "state", "seq": state["seq"], "state": state });
+    if socket
+        .send(Message::Text(hello(state).to_string().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    loop {
+        tokio::select! {
+            event = events.recv() => {
+                let text: String = match event {
+                    // Events are broadcast without the viewer's colours (`"you":[]`, a key
+                    // that string values cannot imitate since their quotes are escaped);
+                    // seat holders get theirs put back.
+                    Ok(text) if you.is_empty() => text.to_string(),
+                    Ok(text) => text.replacen("\"you\":[]", &you, 1),
+                    Err(RecvError::Lagged(_)) => match hub.state(&id, token.as_deref()).await {
+                        Ok(state) => hello(state).to_string(),
+                        Err(_) => return,
+                    },
+                    Err(RecvError::Closed) => return,
+                };
+                if socket.send(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+            incoming = socket.recv() => {
+                let reply = match incoming {
+                    Some(Ok(Message::Text(text))) => handle(&hub, &id, token.as_deref(), &text).await,
+                    Some(Ok(Message::Binary(_))) => Some(error_message(&ApiError::bad_request(
+                        "binary messages are not understood; send JSON text",
+                    ))),
+                    Some(Ok(_)) => None,
+                    Some(Err(_)) | None => return,
+                };
+                if let Some(reply) = reply
+                    && socket.send(Message::Text(reply.into())).await.is_err()
+                {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> Option<String> {
+    let msg = match parse_message(text) {
+        Ok(m) => m,
+        Err(e) => return Some(error_message(&ApiError::bad_request(e))),
+    };
+    Some(match msg {
+        ClientMessage::Ping => json!({ "type": "pong" }).to_string(),
+        ClientMessage::Sync => match hub.state(id, token).await {
+            Ok(state) => {
+                json!({ "type": "state", "seq": state["seq"], "state": state }).to_string()
+            }
+            Err(e) => error_message(&e),
+        },
+        ClientMessage::Action(action) => match hub.act(id, token, action).await {
+            Ok(state) => json!({ "type": "ok", "seq": state["seq"] }).to_string(),
+            Err(e) => error_message(&e),
+        },
+    })
+}

@@ -1,0 +1,347 @@
+//! The API over real HTTP and WebSocket: full games, watchers, refusals, the computer,
+//! clocks.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+/// Plays placements for whoever is to move until the game ends; returns the moves played.
+async fn play_to_end(base: &str, id: &str, white: &str, black: &str) -> Vec<String> {
+    let mut played = Vec::new();
+    for i in 0..200 {
+        let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
+        if !state["outcome"].is_null() {
+            return played;
+        }
+        let token = if state["turn"] == "white" {
+            white
+        } else {
+            black
+        };
+        let mv = pick_move(base, state["position"].as_str().unwrap(), i).await;
+        let (status, v) = post(
+            &format!("{base}/api/games/{id}/move"),
+            Some(token),
+            json!({ "move": mv }),
+        )
+        .await;
+        assert_eq!(status, 200, "{mv}: {v}");
+        played.push(mv);
+    }
+    panic!("the game did not end");
+}
+
+#[tokio::test]
+async fn two_players_finish_a_game_and_a_watcher_sees_every_move_in_order() {
+    let base = start_in_process(&temp_db("full")).await;
+    let (id, white, black) =
+        friend_game(&base, Some(json!({ "minutes": 10, "increment": 5 }))).await;
+    let mut watcher = connect(&base, &id, None).await;
+    let first = next_json(&mut watcher, 5).await.unwrap();
+    assert_eq!(first["type"], "state");
+    let mut last_seq = first["seq"].as_u64().unwrap();
+
+    let played = play_to_end(&base, &id, &white, &black).await;
+    assert!(!played.is_empty());
+
+    let mut seen = Vec::new();
+    loop {
+        let v = next_json(&mut watcher, 5)
+            .await
+            .expect("every event arrives");
+        assert_eq!(v["type"], "event");
+        let seq = v["seq"].as_u64().unwrap();
+        assert_eq!(seq, last_seq + 1, "sequence numbers have no gaps");
+        last_seq = seq;
+        assert_eq!(v["event"], "move");
+        seen.push(v["detail"]["move"].as_str().unwrap().to_owned());
+        if !v["state"]["outcome"].is_null() {
+            break;
+        }
+    }
+    assert_eq!(seen, played);
+
+    let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
+    assert!(state["outcome"]["text"].as_str().unwrap().len() > 3);
+    assert!(
+        state["clock"]["running"].is_null(),
+        "the clock stops at the end"
+    );
+    let resp = reqwest::get(format!("{base}/api/games/{id}/record"))
+        .await
+        .unwrap();
+    let record = resp.text().await.unwrap();
+    let parsed = punct_core::Record::parse(&record).expect("the exported record reads back");
+    assert_eq!(parsed.moves.len(), played.len());
+    let (status, replay) = get(&format!("{base}/api/games/{id}/replay"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        replay["positions"].as_array().unwrap().len(),
+        played.len() + 1
+    );
+}
+
+#[tokio::test]
+async fn refused_requests_name_the_problem_and_change_nothing() {
+    let base = start_in_process(&temp_db("refusals")).await;
+    let (id, white, black) = friend_game(&base, None).await;
+    let url = format!("{base}/api/games/{id}");
+    let (_, before) = get(&url, None).await;
+    let moves_url = format!("{url}/move");
+
+    let cases: Vec<(Option<&str>, Value, u16, &str)> = vec![
+        (
+            Some("not-a-seat"),
+            json!({ "move": "TE4:0" }),
+            403,
+            "no seat",
+        ),
+        (None, json!({ "move": "TE4:0" }), 403, "no seat"),
+        (
+            Some(&black),
+            json!({ "move": "TE4:0" }),
+            409,
+            "not your turn",
+        ),
+        (
+            Some(&white),
+            json!({ "move": "TI9:0" }),
+            422,
+            "illegal move",
+        ),
+        (
+            Some(&white),
+            json!({ "move": "TA1:0" }),
+            400,
+            "no such cell",
+        ),
+        (Some(&white), json!({ "move": 5 }), 400, "bad JSON"),
+        (Some(&white), json!({ "mv": "TE4:0" }), 400, "bad JSON"),
+    ];
+    for (token, body, status, needle) in cases {
+        let (got, v) = post(&moves_url, token, body.clone()).await;
+        assert_eq!(got, status, "{body}: {v}");
+        let error = v["error"].as_str().unwrap();
+        assert!(error.contains(needle), "{body}: {error}");
+    }
+    let garbage = reqwest::Client::new()
+        .post(&moves_url)
+        .bearer_auth(&white)
+        .body("{{{ not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(garbage.status(), 400);
+    let (status, _) = post(
+        &format!("{base}/api/games/ffff0000/move"),
+        Some(&white),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, v) = post(&format!("{url}/draw/decline"), Some(&white), json!({})).await;
+    assert_eq!(
+        (status, v["error"].as_str().unwrap()),
+        (409, "there is no draw offer to decline")
+    );
+    let (status, _) = post(&format!("{url}/join"), None, json!({})).await;
+    assert_eq!(status, 409, "both seats are taken");
+
+    // Over the WebSocket: garbage, an unknown action, a stranger and a move out of turn.
+    let mut stranger = connect(&base, &id, Some("nobody")).await;
+    next_json(&mut stranger, 5).await.unwrap();
+    for (msg, status) in [
+        (json!("garbage"), 400),
+        (json!({ "type": "action", "action": "fly" }), 400),
+        (
+            json!({ "type": "action", "action": "move", "move": "TE4:0" }),
+            403,
+        ),
+    ] {
+        send(&mut stranger, msg).await;
+        let v = wait_for(&mut stranger, 5, |v| v["type"] == "error").await;
+        assert_eq!(v["status"], status, "{v}");
+    }
+    let mut black_ws = connect(&base, &id, Some(&black)).await;
+    next_json(&mut black_ws, 5).await.unwrap();
+    send(
+        &mut black_ws,
+        json!({ "type": "action", "action": "move", "move": "TE4:0" }),
+    )
+    .await;
+    let v = wait_for(&mut black_ws, 5, |v| v["type"] == "error").await;
+    assert_eq!(v["status"], 409);
+
+    let (_, after) = get(&url, None).await;
+    assert_eq!(after["seq"], before["seq"]);
+    assert_eq!(after["position"], before["position"]);
+
+    // And a well-formed move over the WebSocket is accepted.
+    let mut white_ws = connect(&base, &id, Some(&white)).await;
+    next_json(&mut white_ws, 5).await.unwrap();
+    send(
+        &mut white_ws,
+        json!({ "type": "action", "action": "move", "move": "TE4:0" }),
+    )
+    .await;
+    let v = wait_for(&mut white_ws, 5, |v| {
+        v["type"] == "ok" || v["type"] == "error"
+    })
+    .await;
+    assert_eq!(v["type"], "ok", "{v}");
+}
+
+#[tokio::test]
+async fn the_computer_answers_and_takebacks_are_immediate() {
+    let base = start_in_process(&temp_db("computer")).await;
+    let (id, token) = create(
+        &base,
+        json!({ "mode": "computer", "level": 1, "colour": "white" }),
+    )
+    .await;
+    let mut ws = connect(&base, &id, Some(&token)).await;
+    let hello = next_json(&mut ws, 5).await.unwrap();
+    assert_eq!(hello["state"]["you"], json!(["white"]));
+    let (status, _) = post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(&token),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let reply = wait_for(&mut ws, 30, |v| {
+        v["type"] == "event" && v["state"]["moves"].as_array().is_some_and(|m| m.len() == 2)
+    })
+    .await;
+    assert_eq!(reply["state"]["turn"], "white");
+    assert_eq!(reply["state"]["you"], json!(["white"]));
+    let (status, v) = post(
+        &format!("{base}/api/games/{id}/takeback"),
+        Some(&token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"], json!([]));
+    let (status, v) = post(
+        &format!("{base}/api/games/{id}/draw"),
+        Some(&token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 409, "{v}");
+    let (status, v) = post(
+        &format!("{base}/api/games/{id}/resign"),
+        Some(&token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(v["outcome"]["winner"], "black");
+    assert_eq!(v["outcome"]["termination"], "resignation");
+}
+
+#[tokio::test]
+async fn a_flag_falls_on_the_server_clock_and_takebacks_between_people_need_consent() {
+    let base = start_in_process(&temp_db("clock")).await;
+    let (id, white, black) =
+        friend_game(&base, Some(json!({ "minutes": 0.02, "increment": 0 }))).await;
+    let url = format!("{base}/api/games/{id}");
+    post(
+        &format!("{url}/move"),
+        Some(&white),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    let (status, v) = post(&format!("{url}/takeback"), Some(&white), json!({})).await;
+    assert_eq!(
+        (status, v["takeback_request"].as_str()),
+        (200, Some("white"))
+    );
+    let (status, v) = post(&format!("{url}/takeback"), Some(&black), json!({})).await;
+    assert_eq!((status, v["moves"].clone()), (200, json!([])));
+    let mut ws = connect(&base, &id, None).await;
+    let v = wait_for(&mut ws, 5, |v| v["event"] == "timeout").await;
+    assert_eq!(v["state"]["outcome"]["termination"], "time forfeit");
+    assert_eq!(v["state"]["outcome"]["winner"], "black");
+    let (status, v) = post(
+        &format!("{url}/move"),
+        Some(&white),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    assert_eq!(status, 409, "{v}");
+}
+
+#[tokio::test]
+async fn import_legal_moves_analysis_and_bad_input() {
+    let base = start_in_process(&temp_db("tools")).await;
+    let (status, v) = post(
+        &format!("{base}/api/import"),
+        None,
+        json!({ "text": "standard b 1 wTE4:0@1" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["positions"], json!(["standard b 1 wTE4:0@1"]));
+    let (status, v) = post(
+        &format!("{base}/api/import"),
+        None,
+        json!({ "text": "nonsense" }),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = post(
+        &format!("{base}/api/analyse"),
+        None,
+        json!({ "position": "standard w 0 " }),
+    )
+    .await;
+    assert!(status == 200 || status == 400, "{v}");
+    let (status, v) = post(
+        &format!("{base}/api/analyse"),
+        None,
+        json!({ "position": "standard b 1 wTE4:0@1" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(v["best_move"].is_string());
+    let (status, _) = get(&format!("{base}/api/legal?position=bad"), None).await;
+    assert_eq!(status, 400);
+    let (status, v) = post(
+        &format!("{base}/api/games"),
+        None,
+        json!({ "mode": "computer", "level": 9 }),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = post(
+        &format!("{base}/api/games"),
+        None,
+        json!({ "mode": "chess" }),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    let (id, _) = create(
+        &base,
+        json!({ "mode": "local", "start": "standard b 1 wTE4:0@1" }),
+    )
+    .await;
+    let (_, list) = get(&format!("{base}/api/games"), None).await;
+    assert!(
+        list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    );
+    let page = reqwest::get(format!("{base}/g/{id}")).await.unwrap();
+    assert_eq!(page.status(), 200);
+    let rules = reqwest::get(format!("{base}/api/rules")).await.unwrap();
+    assert_eq!(rules.status(), 200);
+    assert!(
+        rules.text().await.unwrap().contains("</"),
+        "the rules are rendered as HTML"
+    );
+}

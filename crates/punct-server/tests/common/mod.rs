@@ -1,0 +1,213 @@
+//! Helpers shared by the integration tests: a server (in-process or the real binary), an
+//! HTTP client and WebSocket readers.
+
+#![allow(dead_code)] // Each test file uses its own part of the helpers.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A fresh database path in a fresh temporary directory.
+pub fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "punct-server-test-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("punct.db")
+}
+
+/// Starts a server inside the test process on a free port.
+pub async fn start_in_process(db: &Path) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = punct_server::Config {
+        addr,
+        db: db.to_owned(),
+        engine_threads: 1,
+        engine_queue: 16,
+        engine_movetime: Duration::from_millis(50),
+    };
+    tokio::spawn(punct_server::serve_on(listener, config));
+    format!("http://{addr}")
+}
+
+/// A free loopback port (bound and released).
+pub fn free_addr() -> SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+}
+
+/// The real server binary, killed when dropped.
+pub struct Process(pub Child);
+
+impl Process {
+    /// Starts `punct-server` on `addr` with `db`, waiting until it answers.
+    pub async fn start(addr: SocketAddr, db: &Path) -> Process {
+        let process = Process(
+            Command::new(env!("CARGO_BIN_EXE_punct-server"))
+                .args([addr.to_string(), db.display().to_string(), "50".into()])
+                .spawn()
+                .expect("the server binary starts"),
+        );
+        let base = format!("http://{addr}");
+        for _ in 0..200 {
+            if reqwest::get(format!("{base}/api/games")).await.is_ok() {
+                return process;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("the server did not start on {addr}");
+    }
+
+    /// Kills the process at once, like `kill -9`.
+    pub fn kill(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A JSON call: returns the status and the body.
+pub async fn call(
+    method: reqwest::Method,
+    url: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let client = reqwest::Client::new();
+    let mut req = client.request(method, url);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
+    let resp = req.send().await.expect("the server answers");
+    let status = resp.status().as_u16();
+    let text = resp.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// POST with a JSON body.
+pub async fn post(url: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+    call(reqwest::Method::POST, url, token, Some(body)).await
+}
+
+/// GET.
+pub async fn get(url: &str, token: Option<&str>) -> (u16, Value) {
+    call(reqwest::Method::GET, url, token, None).await
+}
+
+/// Creates a game, returning (id, token).
+pub async fn create(base: &str, body: Value) -> (String, String) {
+    let (status, v) = post(&format!("{base}/api/games"), None, body).await;
+    assert_eq!(status, 201, "{v}");
+    (
+        v["id"].as_str().unwrap().to_owned(),
+        v["token"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// A legal move for `position` that places a piece when it can, chosen by `seed`, so that
+/// games end within 36 placements.
+pub async fn pick_move(base: &str, position: &str, seed: usize) -> String {
+    let url =
+        reqwest::Url::parse_with_params(&format!("{base}/api/legal"), [("position", position)])
+            .unwrap();
+    let (status, v) = get(url.as_str(), None).await;
+    assert_eq!(status, 200, "{v}");
+    let moves: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    let placements: Vec<&String> = moves.iter().filter(|m| !m.contains('-')).collect();
+    if placements.is_empty() {
+        moves[seed.wrapping_mul(7919) % moves.len()].clone()
+    } else {
+        placements[seed.wrapping_mul(7919) % placements.len()].clone()
+    }
+}
+
+/// A WebSocket to a game.
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Opens the game's WebSocket.
+pub async fn connect(base: &str, id: &str, token: Option<&str>) -> Ws {
+    let mut url = format!("{}/api/games/{id}/ws", base.replace("http://", "ws://"));
+    if let Some(t) = token {
+        url.push_str(&format!("?token={t}"));
+    }
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+/// The next JSON text message, waiting at most `secs`.
+pub async fn next_json(ws: &mut Ws, secs: u64) -> Option<Value> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(secs), ws.next())
+            .await
+            .ok()??
+            .ok()?;
+        if let Message::Text(t) = msg {
+            return Some(serde_json::from_str(&t).unwrap());
+        }
+    }
+}
+
+/// Reads messages until one satisfies `pred`.
+pub async fn wait_for(ws: &mut Ws, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let v = next_json(ws, secs)
+            .await
+            .expect("a message before the timeout");
+        if pred(&v) {
+            return v;
+        }
+    }
+}
+
+/// Sends a JSON message.
+pub async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+/// A friend game with both seats taken: (id, white token, black token).
+pub async fn friend_game(base: &str, clock: Option<Value>) -> (String, String, String) {
+    let mut body = json!({ "mode": "friend", "name": "Ada" });
+    if let Some(c) = clock {
+        body["clock"] = c;
+    }
+    let (id, white) = create(base, body).await;
+    let (status, v) = post(
+        &format!("{base}/api/games/{id}/join"),
+        None,
+        json!({ "name": "Bo" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["colours"], json!(["black"]));
+    (id, white, v["token"].as_str().unwrap().to_owned())
+}

@@ -1,0 +1,89 @@
+//! The real server binary killed with SIGKILL mid-game and restarted on the same database:
+//! every move, whose turn it is and the clocks survive, and play goes on.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn play_continues_after_kill_9_with_no_move_lost() {
+    let db = temp_db("restart");
+    let addr = free_addr();
+    let base = format!("http://{addr}");
+    let mut server = Process::start(addr, &db).await;
+    let (id, white, black) =
+        friend_game(&base, Some(json!({ "minutes": 10, "increment": 5 }))).await;
+    let (vs_id, vs_token) = create(&base, json!({ "mode": "computer", "level": 1 })).await;
+
+    let mut played = Vec::new();
+    for i in 0..6 {
+        let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
+        let token = if state["turn"] == "white" {
+            &white
+        } else {
+            &black
+        };
+        let mv = pick_move(&base, state["position"].as_str().unwrap(), i).await;
+        let (status, v) = post(
+            &format!("{base}/api/games/{id}/move"),
+            Some(token),
+            json!({ "move": mv }),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        played.push(mv);
+    }
+    let (_, before) = get(&format!("{base}/api/games/{id}"), None).await;
+    // The computer is to move as the server dies.
+    let (status, _) = post(
+        &format!("{base}/api/games/{vs_id}/move"),
+        Some(&vs_token),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    server.kill();
+
+    let _server = Process::start(addr, &db).await;
+    let (status, after) = get(&format!("{base}/api/games/{id}"), Some(&white)).await;
+    assert_eq!(status, 200);
+    assert_eq!(after["moves"], json!(played));
+    assert_eq!(after["seq"], before["seq"]);
+    assert_eq!(after["turn"], before["turn"]);
+    assert_eq!(after["you"], json!(["white"]));
+    let clock_before = before["clock"]["white_ms"].as_i64().unwrap();
+    let clock_after = after["clock"]["white_ms"].as_i64().unwrap();
+    assert!(
+        (clock_before - clock_after).abs() < 2_000,
+        "{clock_before} vs {clock_after}"
+    );
+    assert_eq!(after["clock"]["running"], before["turn"]);
+
+    // A page reconnecting catches up from the state message and play goes on.
+    let mut ws = connect(&base, &id, Some(&black)).await;
+    let hello = next_json(&mut ws, 5).await.unwrap();
+    assert_eq!(hello["seq"], before["seq"]);
+    let token = if after["turn"] == "white" {
+        &white
+    } else {
+        &black
+    };
+    let mv = pick_move(&base, after["position"].as_str().unwrap(), 99).await;
+    let (status, v) = post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(token),
+        json!({ "move": mv }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let ev = next_json(&mut ws, 5).await.unwrap();
+    assert_eq!(ev["seq"].as_u64(), before["seq"].as_u64().map(|s| s + 1));
+
+    // The computer's pending move is made after the restart.
+    let mut vs_ws = connect(&base, &vs_id, None).await;
+    wait_for(&mut vs_ws, 30, |v| {
+        v["state"]["moves"].as_array().is_some_and(|m| m.len() == 2)
+    })
+    .await;
+}

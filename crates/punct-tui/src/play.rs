@@ -1,0 +1,731 @@
+//! A game being played: against the computer or between two people at one keyboard.
+//!
+//! This module holds the state and what the keys do to it; `play_view` draws it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use punct_core::geometry::CENTRE;
+use punct_core::{Bitboard, Cell, Colour, Game, Move, PieceType, Position, Variant};
+use punct_engine::{Level, Options, SearchInfo, SearchLimits};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use crate::board::Marks;
+use crate::cursor::{Arrow, Cursor};
+use crate::prompt::{Edit, Prompt, Purpose};
+use crate::record_file;
+use crate::worker::{Update, Worker};
+
+/// Who plays against whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The computer at `level`; the person plays `human`.
+    Computer {
+        /// The engine's strength.
+        level: Level,
+        /// The person's colour.
+        human: Colour,
+    },
+    /// Two people take turns at the keyboard.
+    Human,
+}
+
+/// How to set up a game.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayOptions {
+    /// Basic or standard game.
+    pub variant: Variant,
+    /// The other side.
+    pub opponent: Opponent,
+    /// How long the computer thinks per move.
+    pub movetime: Duration,
+    /// Seed of the engine's randomness.
+    pub seed: u64,
+}
+
+/// The piece being moved or placed with the cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// A piece of this type from the reserve.
+    Reserve(PieceType),
+    /// The piece whose PÜNCT is on this cell.
+    Board(Cell),
+}
+
+/// A line for the person: news, or why something was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// Something happened.
+    Info(String),
+    /// Something was refused, and why.
+    Refusal(String),
+}
+
+/// The state of the play screen.
+pub struct Play {
+    game: Game,
+    options: PlayOptions,
+    cursor: Cursor,
+    selection: Option<Selection>,
+    rotation: u8,
+    prompt: Option<Prompt>,
+    message: Option<Message>,
+    worker: Option<Worker>,
+    progress: Option<SearchInfo>,
+    /// Whether moves were made or taken back since the last save.
+    unsaved: bool,
+    /// Whether the last key was a `q` refused because of unsaved moves.
+    quit_asked: bool,
+    help: bool,
+    quit: bool,
+}
+
+/// The cell the cursor starts on: the centre of the board.
+const START_CELL: Cell = match Cell::from_coords(8, 8) {
+    Some(cell) => cell,
+    None => panic!("I9 exists"),
+};
+
+impl Play {
+    /// A new game; the computer starts thinking at once if it has White.
+    pub fn new(options: PlayOptions) -> Play {
+        let worker = match options.opponent {
+            Opponent::Computer { level, .. } => Some(Worker::spawn(Options {
+                level,
+                seed: options.seed,
+            })),
+            Opponent::Human => None,
+        };
+        let mut play = Play {
+            game: Game::new(options.variant),
+            options,
+            cursor: Cursor::new(START_CELL),
+            selection: None,
+            rotation: 0,
+            prompt: None,
+            message: Some(Message::Info(
+                "Pick a reserve piece with T C E L M R (or p), or a piece on the board with Enter"
+                    .to_owned(),
+            )),
+            worker,
+            progress: None,
+            unsaved: false,
+            quit_asked: false,
+            help: false,
+            quit: false,
+        };
+        play.let_engine_move();
+        play
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The setup of the game.
+    pub fn options(&self) -> &PlayOptions {
+        &self.options
+    }
+
+    /// The cell under the cursor.
+    pub fn cursor(&self) -> Cell {
+        self.cursor.cell
+    }
+
+    /// The piece being placed or moved.
+    pub fn selection(&self) -> Option<Selection> {
+        self.selection
+    }
+
+    /// The rotation chosen for the selected piece.
+    pub fn rotation(&self) -> u8 {
+        self.rotation
+    }
+
+    /// The text field, when typing.
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.prompt.as_ref()
+    }
+
+    /// The latest message.
+    pub fn message(&self) -> Option<&Message> {
+        self.message.as_ref()
+    }
+
+    /// How long the computer has been thinking and what it reported last, while it thinks.
+    pub fn thinking(&self) -> Option<(Duration, Option<&SearchInfo>)> {
+        let since = self.worker.as_ref()?.thinking_since()?;
+        Some((since.elapsed(), self.progress.as_ref()))
+    }
+
+    /// Whether the list of keys is shown.
+    pub fn shows_help(&self) -> bool {
+        self.help
+    }
+
+    /// Whether the screen should close.
+    pub fn is_done(&self) -> bool {
+        self.quit
+    }
+
+    /// The name of the player of `colour` as people read it and records store it.
+    pub fn player_name(&self, colour: Colour) -> String {
+        match self.options.opponent {
+            Opponent::Computer { level, human } if human != colour => {
+                format!("punct level {}", level.number())
+            }
+            Opponent::Computer { .. } => std::env::var("USER")
+                .ok()
+                .filter(|u| !u.is_empty())
+                .unwrap_or_else(|| "you".to_owned()),
+            Opponent::Human => colour.name().to_owned(),
+        }
+    }
+
+    /// Whether it is the computer's turn in a game still going.
+    fn engine_to_move(&self) -> bool {
+        match self.options.opponent {
+            Opponent::Computer { human, .. } => {
+                self.game.outcome().is_none() && self.game.position().turn() != human
+            }
+            Opponent::Human => false,
+        }
+    }
+
+    /// Starts the computer thinking if it is its turn.
+    fn let_engine_move(&mut self) {
+        if self.engine_to_move()
+            && let Some(worker) = &mut self.worker
+        {
+            self.progress = None;
+            worker.start(&self.game, SearchLimits::movetime(self.options.movetime));
+        }
+    }
+
+    /// Takes in the computer's news; called regularly by the screen loop.
+    pub fn tick(&mut self) {
+        let Some(update) = self.worker.as_mut().and_then(Worker::poll) else {
+            return;
+        };
+        match update {
+            Update::Progress(info) => self.progress = Some(info),
+            Update::Failed => self.lose_the_computer("it stopped working"),
+            Update::Done(result) => {
+                self.progress = None;
+                if !self.engine_to_move() {
+                    return;
+                }
+                match result.best_move.map(|mv| self.game.play(mv)) {
+                    Some(Ok(mv)) => self.after_move(mv),
+                    Some(Err(e)) => self.lose_the_computer(&format!("it tried a bad move: {e}")),
+                    None => self.lose_the_computer("it found no move"),
+                }
+            }
+        }
+    }
+
+    /// Goes on without the computer after a bug in the engine, rather than waiting forever
+    /// for its move.
+    fn lose_the_computer(&mut self, why: &str) {
+        self.progress = None;
+        self.worker = None;
+        self.options.opponent = Opponent::Human;
+        self.refuse(format!(
+            "the computer failed ({why}): you now play both sides"
+        ));
+    }
+
+    /// Handles one key press.
+    pub fn key(&mut self, key: KeyEvent) {
+        if let Some(prompt) = &mut self.prompt {
+            let purpose = prompt.purpose;
+            match prompt.key(key) {
+                Edit::Typing => {}
+                Edit::Cancel => self.prompt = None,
+                Edit::Submit(text) => {
+                    self.prompt = None;
+                    match purpose {
+                        Purpose::Move => self.play_text(&text),
+                        Purpose::Save => self.save(Path::new(&text)),
+                    }
+                }
+            }
+            return;
+        }
+        let quit_asked = std::mem::take(&mut self.quit_asked);
+        if std::mem::take(&mut self.help) {
+            return;
+        }
+        match key.code {
+            KeyCode::Up => self.cursor.step(Arrow::Up),
+            KeyCode::Down => self.cursor.step(Arrow::Down),
+            KeyCode::Left => self.cursor.step(Arrow::Left),
+            KeyCode::Right => self.cursor.step(Arrow::Right),
+            KeyCode::Enter | KeyCode::Char(' ') => self.pick(),
+            KeyCode::Esc => {
+                self.selection = None;
+                self.message = None;
+            }
+            KeyCode::Char('r' | ']') => self.rotate(1),
+            KeyCode::Char('[') => self.rotate(5),
+            KeyCode::Char('p') => self.cycle_reserve(),
+            KeyCode::Char(':' | '/') => self.prompt = Some(Prompt::new(Purpose::Move, "")),
+            KeyCode::Char('u') | KeyCode::Backspace => self.take_back(),
+            KeyCode::Char('s') => {
+                self.prompt = Some(Prompt::new(Purpose::Save, &record_file::default_name()));
+            }
+            KeyCode::Char('q') if self.unsaved && !quit_asked => {
+                self.quit_asked = true;
+                self.refuse("the game is not saved: q again quits, s saves".to_owned());
+            }
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('?') => self.help = true,
+            KeyCode::Char(c) => match PieceType::from_letter(c) {
+                Some(t) => self.select_reserve(t),
+                None if PieceType::from_letter(c.to_ascii_uppercase()).is_some() => self.refuse(
+                    "reserve pieces are taken with capitals: T C E L M R (r turns the piece)"
+                        .to_owned(),
+                ),
+                None => self.refuse(format!(
+                    "the key `{c}` does nothing here (? lists the keys)"
+                )),
+            },
+            _ => {}
+        }
+    }
+
+    /// Whether the person may move now; says why not otherwise.
+    fn may_move(&mut self) -> bool {
+        if let Some(outcome) = self.game.outcome() {
+            self.refuse(format!(
+                "the game is over: {outcome}. u takes back, s saves, q quits"
+            ));
+            false
+        } else if self.engine_to_move() {
+            self.refuse("wait: it is the computer's turn (u takes your move back)".to_owned());
+            false
+        } else {
+            true
+        }
+    }
+
+    fn refuse(&mut self, text: String) {
+        self.message = Some(Message::Refusal(text));
+    }
+
+    /// Enter: picks up the piece under the cursor, or sets the selected piece down there.
+    fn pick(&mut self) {
+        if !self.may_move() {
+            return;
+        }
+        if let Some(mv) = self.candidate() {
+            // Setting a piece down where it was picked up, unturned, puts it back.
+            let unchanged = self
+                .game
+                .position()
+                .piece_at(self.cursor.cell)
+                .is_some_and(|p| {
+                    self.selection == Some(Selection::Board(p.at)) && p.rotation == mv.rotation()
+                });
+            if unchanged {
+                self.selection = None;
+                self.message = Some(Message::Info("put back".to_owned()));
+            } else {
+                self.play_move(mv);
+            }
+            return;
+        }
+        let pos = self.game.position();
+        let cell = self.cursor.cell;
+        match pos.piece_at(cell) {
+            None => self.refuse(format!(
+                "no piece has its PÜNCT on {cell}: pick a reserve piece with T C E L M R or p"
+            )),
+            Some(piece) if piece.colour != pos.turn() => {
+                self.refuse(format!("the piece on {cell} is {}'s", piece.colour));
+            }
+            Some(_) if !pos.movable().contains(cell) => self.refuse(format!(
+                "the piece on {cell} cannot move: another piece lies above it"
+            )),
+            Some(piece) => {
+                self.selection = Some(Selection::Board(cell));
+                self.rotation = piece.rotation;
+                self.message = Some(Message::Info(format!(
+                    "{} on {cell} picked up: move the cursor, r rotates, Enter sets it down",
+                    piece.kind
+                )));
+            }
+        }
+    }
+
+    fn select_reserve(&mut self, t: PieceType) {
+        if !self.may_move() {
+            return;
+        }
+        let pos = self.game.position();
+        if pos.reserve(pos.turn()).get(t) == 0 {
+            self.refuse(format!("{} has no {t} piece left to place", pos.turn()));
+            return;
+        }
+        self.selection = Some(Selection::Reserve(t));
+        self.rotation = 0;
+        // Placements never touch the central hexagon in the standard game: leave it.
+        if CENTRE.contains(self.cursor.cell) {
+            self.cursor
+                .jump(Cell::from_coords(4, 5).unwrap_or(START_CELL));
+        }
+        self.message = Some(Message::Info(format!(
+            "{t} from the reserve: move the cursor, r rotates, Enter places it"
+        )));
+    }
+
+    /// Selects the next type left in the mover's reserve.
+    fn cycle_reserve(&mut self) {
+        let pos = self.game.position();
+        let reserve = pos.reserve(pos.turn());
+        let start = match self.selection {
+            Some(Selection::Reserve(t)) => t.index() + 1,
+            _ => 0,
+        };
+        let next = (0..6)
+            .map(|k| PieceType::ALL[(start + k) % 6])
+            .find(|&t| reserve.get(t) > 0);
+        match next {
+            Some(t) => self.select_reserve(t),
+            None => self.refuse(format!("{} has no piece left to place", pos.turn())),
+        }
+    }
+
+    fn rotate(&mut self, by: u8) {
+        let Some(kind) = self.selected_type() else {
+            self.refuse("pick a piece first, then r turns it".to_owned());
+            return;
+        };
+        self.rotation = kind.normalize(self.rotation + by);
+    }
+
+    /// The type of the selected piece.
+    pub fn selected_type(&self) -> Option<PieceType> {
+        match self.selection? {
+            Selection::Reserve(t) => Some(t),
+            Selection::Board(cell) => self.game.position().piece_at(cell).map(|p| p.kind),
+        }
+    }
+
+    /// The move the selection would make with its PÜNCT on the cursor.
+    pub fn candidate(&self) -> Option<Move> {
+        let to = self.cursor.cell;
+        Some(match self.selection? {
+            Selection::Reserve(t) => Move::place(t, to, self.rotation),
+            Selection::Board(from) => Move::shift(self.selected_type()?, from, to, self.rotation),
+        })
+    }
+
+    /// Where the selected piece's PÜNCT may go in the chosen rotation.
+    pub fn targets(&self) -> Bitboard {
+        let (Some(selection), Some(kind)) = (self.selection, self.selected_type()) else {
+            return Bitboard::EMPTY;
+        };
+        let rotation = kind.normalize(self.rotation);
+        self.game
+            .position()
+            .legal_moves()
+            .into_iter()
+            .filter(|mv| mv.rotation() == rotation)
+            .filter_map(|mv| match (selection, mv) {
+                (Selection::Reserve(t), Move::Place { piece, at, .. }) if piece == t => Some(at),
+                (Selection::Board(f), Move::Shift { from, to, .. }) if from == f => Some(to),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// What the board should highlight.
+    pub fn marks(&self) -> Marks {
+        let pos = self.game.position();
+        let targets = self.targets();
+        let preview = self.candidate().and_then(|_| {
+            let cells = self
+                .selected_type()?
+                .footprint(self.cursor.cell, self.rotation)?;
+            Some((cells, targets.contains(self.cursor.cell)))
+        });
+        Marks {
+            cursor: Some(self.cursor.cell),
+            last_move: last_move_cells(pos, self.game.moves().last().copied()),
+            targets,
+            preview,
+            chain: match self.game.outcome().and_then(|o| o.winner) {
+                Some(winner) => pos.winning_chain(winner),
+                None => Bitboard::EMPTY,
+            },
+        }
+    }
+
+    fn play_text(&mut self, text: &str) {
+        if !self.may_move() {
+            return;
+        }
+        match Move::parse(text) {
+            Ok(mv) => self.play_move(mv),
+            Err(e) => self.refuse(e.to_string()),
+        }
+    }
+
+    fn play_move(&mut self, mv: Move) {
+        match self.game.play(mv) {
+            Ok(mv) => {
+                self.after_move(mv);
+                self.let_engine_move();
+            }
+            Err(e) => self.refuse(e.to_string()),
+        }
+    }
+
+    fn after_move(&mut self, mv: Move) {
+        self.unsaved = true;
+        let mover = !self.game.position().turn();
+        self.selection = None;
+        self.message = Some(Message::Info(match self.game.outcome() {
+            Some(outcome) => format!("{mover} played {mv}. Game over: {outcome}"),
+            None => format!("{mover} played {mv}"),
+        }));
+    }
+
+    /// Takes back the person's last move (and the computer's answer to it).
+    fn take_back(&mut self) {
+        let keep = match self.options.opponent {
+            Opponent::Human => self.game.moves().len().checked_sub(1),
+            Opponent::Computer { human, .. } => {
+                let first = self.game.start().turn();
+                (0..self.game.moves().len())
+                    .rev()
+                    .find(|i| (if i % 2 == 0 { first } else { !first }) == human)
+            }
+        };
+        let Some(keep) = keep else {
+            self.refuse("there is no move of yours to take back".to_owned());
+            return;
+        };
+        if let Some(worker) = &mut self.worker {
+            worker.cancel();
+        }
+        self.progress = None;
+        let mut undone = Vec::new();
+        while self.game.moves().len() > keep {
+            undone.extend(self.game.undo());
+        }
+        self.selection = None;
+        self.unsaved = true;
+        let list: Vec<String> = undone.iter().rev().map(Move::to_string).collect();
+        self.message = Some(Message::Info(format!("took back {}", list.join(" "))));
+        self.let_engine_move();
+    }
+
+    fn save(&mut self, path: &Path) {
+        if path.as_os_str().is_empty() {
+            self.refuse("no file name given: nothing saved".to_owned());
+            return;
+        }
+        let white = self.player_name(Colour::White);
+        let black = self.player_name(Colour::Black);
+        self.message = Some(match record_file::save(path, &self.game, &white, &black) {
+            Ok(()) => {
+                self.unsaved = false;
+                Message::Info(format!("saved to {}", path.display()))
+            }
+            Err(e) => Message::Refusal(format!("{e:#}")),
+        });
+    }
+}
+
+/// The cells of the piece that `last` moved or placed to reach `pos`.
+pub fn last_move_cells(pos: &Position, last: Option<Move>) -> Bitboard {
+    last.and_then(|mv| pos.piece_at(mv.destination()))
+        .and_then(|piece| piece.cells())
+        .map_or(Bitboard::EMPTY, |cells| cells.into_iter().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyModifiers;
+    use std::time::Instant;
+
+    fn press(play: &mut Play, code: KeyCode) {
+        play.key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    fn typed(play: &mut Play, text: &str) {
+        for c in text.chars() {
+            press(play, KeyCode::Char(c));
+        }
+    }
+
+    fn two_people() -> Play {
+        Play::new(PlayOptions {
+            variant: Variant::Standard,
+            opponent: Opponent::Human,
+            movetime: Duration::from_millis(20),
+            seed: 1,
+        })
+    }
+
+    fn refusal(play: &Play) -> String {
+        match play.message() {
+            Some(Message::Refusal(text)) => text.clone(),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_reserve_piece_is_placed_with_the_cursor_and_rotation() {
+        let mut play = two_people();
+        press(&mut play, KeyCode::Char('T'));
+        assert_eq!(play.selection(), Some(Selection::Reserve(PieceType::T)));
+        // The cursor leaves the central hexagon for E6.
+        assert_eq!(play.cursor().to_string(), "E6");
+        assert!(play.targets().contains(play.cursor()));
+        press(&mut play, KeyCode::Char('r'));
+        press(&mut play, KeyCode::Left);
+        assert_eq!(play.candidate().unwrap().to_string(), "TD6:1");
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(play.game().moves()[0].to_string(), "TD6:1");
+        assert_eq!(play.selection(), None);
+    }
+
+    #[test]
+    fn illegal_input_is_refused_with_the_reason() {
+        let mut play = two_people();
+        press(&mut play, KeyCode::Char('T'));
+        play.cursor.jump(Cell::parse("I9").unwrap());
+        assert!(play.marks().preview.is_some_and(|(_, legal)| !legal));
+        press(&mut play, KeyCode::Enter);
+        assert!(
+            refusal(&play).contains("central hexagon"),
+            "{}",
+            refusal(&play)
+        );
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, "TZ4:0");
+        press(&mut play, KeyCode::Enter);
+        assert!(refusal(&play).contains("malformed move"));
+        press(&mut play, KeyCode::Esc);
+        press(&mut play, KeyCode::Enter);
+        assert!(refusal(&play).contains("no piece has its PÜNCT on I9"));
+        press(&mut play, KeyCode::Char('x'));
+        assert!(refusal(&play).contains("does nothing"));
+        press(&mut play, KeyCode::Char('t'));
+        assert!(refusal(&play).contains("capitals"));
+        assert!(play.game().moves().is_empty());
+    }
+
+    #[test]
+    fn a_board_piece_is_picked_up_and_moved() {
+        let mut play = two_people();
+        for text in ["TE4:0", "TM12:0"] {
+            press(&mut play, KeyCode::Char(':'));
+            typed(&mut play, text);
+            press(&mut play, KeyCode::Enter);
+        }
+        assert_eq!(play.game().moves().len(), 2);
+        play.cursor.jump(Cell::parse("M12").unwrap());
+        press(&mut play, KeyCode::Enter);
+        assert!(refusal(&play).contains("Black's"));
+        play.cursor.jump(Cell::parse("E4").unwrap());
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(
+            play.selection(),
+            Some(Selection::Board(Cell::parse("E4").unwrap()))
+        );
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(play.selection(), None, "set down where it was: put back");
+        press(&mut play, KeyCode::Enter);
+        press(&mut play, KeyCode::Up);
+        press(&mut play, KeyCode::Enter);
+        let last = play.game().moves().last().unwrap().to_string();
+        assert!(last.starts_with("E4-"), "{last}");
+        // Two people: one move back at a time.
+        press(&mut play, KeyCode::Char('u'));
+        assert_eq!(play.game().moves().len(), 2);
+        // Quitting an unsaved game asks for a second q.
+        press(&mut play, KeyCode::Char('q'));
+        assert!(!play.is_done() && refusal(&play).contains("not saved"));
+        press(&mut play, KeyCode::Char('?'));
+        assert!(play.shows_help());
+        press(&mut play, KeyCode::Char('q'));
+        assert!(!play.shows_help() && !play.is_done());
+        press(&mut play, KeyCode::Char('q'));
+        press(&mut play, KeyCode::Char('q'));
+        assert!(play.is_done());
+    }
+
+    #[test]
+    fn against_the_computer_it_answers_and_takeback_undoes_both_moves() {
+        let mut play = Play::new(PlayOptions {
+            variant: Variant::Basic,
+            opponent: Opponent::Computer {
+                level: Level::new(1).unwrap(),
+                human: Colour::Black,
+            },
+            movetime: Duration::from_millis(20),
+            seed: 7,
+        });
+        let wait = |play: &mut Play| {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while play.thinking().is_some() && Instant::now() < deadline {
+                play.tick();
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        };
+        wait(&mut play);
+        assert_eq!(play.game().moves().len(), 1);
+        press(&mut play, KeyCode::Char('u'));
+        assert!(refusal(&play).contains("no move of yours"));
+        let mv = play.game().position().legal_moves()[0];
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, &mv.to_string());
+        press(&mut play, KeyCode::Enter);
+        assert!(play.thinking().is_some());
+        // While it thinks the board refuses moves, and takeback cancels the search.
+        press(&mut play, KeyCode::Char('T'));
+        assert!(refusal(&play).contains("computer's turn"));
+        press(&mut play, KeyCode::Char('u'));
+        assert_eq!(play.game().moves().len(), 1);
+        assert!(play.thinking().is_none());
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, &mv.to_string());
+        press(&mut play, KeyCode::Enter);
+        wait(&mut play);
+        assert_eq!(play.game().moves().len(), 3);
+        press(&mut play, KeyCode::Char('u'));
+        assert_eq!(play.game().moves().len(), 1);
+        assert_eq!(play.player_name(Colour::White), "punct level 1");
+    }
+
+    #[test]
+    fn saving_writes_a_record_and_bad_paths_are_refused() {
+        let mut play = two_people();
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, "TE4:0");
+        press(&mut play, KeyCode::Enter);
+        press(&mut play, KeyCode::Char('s'));
+        assert_eq!(play.prompt().unwrap().purpose, Purpose::Save);
+        let path = std::env::temp_dir().join(format!("punct-play-{}.pgn", std::process::id()));
+        play.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        typed(&mut play, path.to_str().unwrap());
+        press(&mut play, KeyCode::Enter);
+        assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
+        let record = record_file::load(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(record.game.moves().len(), 1);
+        press(&mut play, KeyCode::Char('s'));
+        play.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        typed(&mut play, "/nonexistent-dir/x.pgn");
+        press(&mut play, KeyCode::Enter);
+        assert!(refusal(&play).contains("cannot write"));
+        press(&mut play, KeyCode::Char('q'));
+        assert!(play.is_done());
+    }
+}

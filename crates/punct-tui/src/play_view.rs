@@ -1,0 +1,222 @@
+//! Drawing the play screen.
+
+use punct_core::Colour;
+use ratatui::Frame;
+use ratatui::crossterm::event::KeyEvent;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style, Stylize as _};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use crate::board::BoardView;
+use crate::panel;
+use crate::play::{Message, Opponent, Play, Selection};
+use crate::screen::{Screen, layout};
+
+/// Rows under the board: two of messages, the text field, the keys.
+const FOOTER_HEIGHT: u16 = 4;
+
+const KEYS: &str = "⏎ pick/play · TCELMR/p reserve · r rotate · : type · u back · s save · ? keys";
+
+/// Every key, for the help window.
+const HELP: [(&str, &str); 12] = [
+    ("arrows", "move the cursor over the board"),
+    ("T C E L M R", "take a piece of that type from your reserve"),
+    ("p", "take the next type left in your reserve"),
+    (
+        "Enter, Space",
+        "pick up your piece under the cursor, or set the piece down",
+    ),
+    ("r ]  /  [", "turn the piece one sixth clockwise / back"),
+    ("Esc", "put the piece back, clear the message"),
+    (": or /", "type a move: TE4:0 places, E4-E7:3 moves"),
+    (
+        "u, Backspace",
+        "take back your last move (and the computer's)",
+    ),
+    (
+        "s",
+        "save the game as a record (punct review FILE opens it)",
+    ),
+    ("q", "quit (twice when the game is not saved)"),
+    ("Ctrl-C", "quit at once"),
+    ("?", "this list; any key closes it"),
+];
+
+impl Screen for Play {
+    fn draw(&self, frame: &mut Frame) {
+        let Some(areas) = layout(frame.area(), FOOTER_HEIGHT) else {
+            panel::too_small(frame);
+            return;
+        };
+        let marks = self.marks();
+        let board = BoardView {
+            position: self.game().position(),
+            marks: &marks,
+            scale: areas.scale,
+        };
+        frame.render_widget(board, areas.board);
+        frame.render_widget(
+            Paragraph::new(self.panel_lines(areas.panel.height)),
+            areas.panel,
+        );
+        self.draw_footer(frame, areas.footer);
+        if self.shows_help() {
+            draw_help(frame);
+        }
+    }
+
+    fn key(&mut self, key: KeyEvent) {
+        Play::key(self, key);
+    }
+
+    fn tick(&mut self) {
+        Play::tick(self);
+    }
+
+    fn is_done(&self) -> bool {
+        Play::is_done(self)
+    }
+}
+
+impl Play {
+    fn panel_lines(&self, height: u16) -> Vec<Line<'static>> {
+        let game = self.game();
+        let pos = game.position();
+        let mut lines = vec![
+            Line::from(format!("PÜNCT · {} game", pos.variant())).bold(),
+            match self.options().opponent {
+                Opponent::Human => Line::from("Two players at this keyboard"),
+                Opponent::Computer { .. } => Line::from(vec![
+                    panel::colour_span(Colour::White),
+                    Span::raw(format!(" {}  ", self.player_name(Colour::White))),
+                    panel::colour_span(Colour::Black),
+                    Span::raw(format!(" {}", self.player_name(Colour::Black))),
+                ]),
+            },
+            Line::default(),
+        ];
+        lines.extend(panel::status(pos, game.outcome()));
+        lines.push(Line::default());
+        lines.extend(panel::reserves(pos));
+        lines.push(Line::default());
+        lines.push(match game.moves().last() {
+            Some(mv) => Line::from(format!("Last move: {mv} by {}", !pos.turn())),
+            None => Line::from("Last move: none yet"),
+        });
+        if let Opponent::Computer { level, .. } = self.options().opponent {
+            lines.push(match self.thinking() {
+                Some((elapsed, info)) => {
+                    let detail = info.map_or(String::new(), |i| {
+                        format!(" · depth {} · {} nodes", i.depth, i.nodes)
+                    });
+                    Line::from(format!(
+                        "Computer thinking {}{detail}",
+                        panel::spinner(elapsed)
+                    ))
+                    .fg(Color::LightCyan)
+                }
+                None => Line::from(format!("Computer: {level}")),
+            });
+        }
+        if let Some(line) = self.selection_line() {
+            lines.push(line);
+        }
+        lines.push(Line::default());
+        lines.extend(panel::stack(pos, self.cursor()));
+        // The latest moves, in what room is left.
+        let rows = usize::from(height).saturating_sub(lines.len() + 2);
+        if rows > 0 && !game.moves().is_empty() {
+            lines.push(Line::default());
+            let moves = game.moves();
+            let first = game.start().turn();
+            lines.extend(panel::move_list(moves, first, moves.len(), rows));
+        }
+        lines
+    }
+
+    fn selection_line(&self) -> Option<Line<'static>> {
+        let kind = self.selected_type()?;
+        let places = self.targets().count();
+        let what = match self.selection()? {
+            Selection::Reserve(t) => format!("Placing {t}"),
+            Selection::Board(cell) => format!("Moving {kind} from {cell}"),
+        };
+        let shown = self
+            .candidate()
+            .map(|mv| mv.to_string())
+            .unwrap_or_default();
+        Some(
+            Line::from(format!(
+                "{what} · rotation {} · {places} places · {shown}",
+                kind.normalize(self.rotation())
+            ))
+            .fg(Color::LightGreen),
+        )
+    }
+
+    fn draw_footer(&self, frame: &mut Frame, area: Rect) {
+        let message = match self.message() {
+            Some(Message::Info(text)) => Line::from(text.clone()),
+            Some(Message::Refusal(text)) => {
+                Line::from(format!("Refused: {text}")).style(Style::new().fg(Color::LightRed))
+            }
+            None => Line::default(),
+        };
+        let field = match self.prompt() {
+            Some(prompt) => Line::from(vec![
+                Span::raw(format!("{}> ", prompt.purpose.label())).bold(),
+                Span::raw(prompt.text.clone()),
+                Span::raw("█").slow_blink(),
+                Span::raw("   (Enter confirms, Esc cancels)").gray(),
+            ]),
+            None => Line::default(),
+        };
+        let [message_area, field_area, keys_area] = [
+            Rect { height: 2, ..area },
+            Rect {
+                y: area.y + 2,
+                height: 1,
+                ..area
+            },
+            Rect {
+                y: area.y + 3,
+                height: 1,
+                ..area
+            },
+        ];
+        frame.render_widget(
+            Paragraph::new(message).wrap(Wrap { trim: true }),
+            message_area,
+        );
+        frame.render_widget(Paragraph::new(field), field_area);
+        frame.render_widget(Paragraph::new(KEYS).gray(), keys_area);
+    }
+}
+
+/// The list of keys in a window over the middle of the screen.
+fn draw_help(frame: &mut Frame) {
+    let lines: Vec<Line> = HELP
+        .iter()
+        .map(|(keys, what)| {
+            Line::from(vec![
+                Span::raw(format!("{keys:>13}  ")).bold(),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    let area = frame.area();
+    let width = area.width.min(78);
+    let height = area.height.min(HELP.len() as u16 + 2);
+    let window = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    frame.render_widget(Clear, window);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" Keys ")),
+        window,
+    );
+}

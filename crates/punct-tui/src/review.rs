@@ -1,0 +1,359 @@
+//! Stepping through a recorded game, with the engine's view of the shown position on request.
+
+use std::time::Duration;
+
+use punct_core::{Game, Move, Record};
+use punct_engine::{Level, Options, Score, SearchLimits};
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::style::{Color, Stylize as _};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+
+use crate::board::{BoardView, Marks};
+use crate::cursor::{Arrow, Cursor};
+use crate::panel;
+use crate::play::last_move_cells;
+use crate::screen::{Screen, layout};
+use crate::worker::{Update, Worker};
+
+/// What the engine said about one shown position.
+#[derive(Clone, Debug)]
+struct Analysis {
+    /// The number of moves played in the position analysed.
+    shown: usize,
+    score: Score,
+    pv: Vec<Move>,
+    depth: u32,
+    nodes: u64,
+}
+
+/// The state of the review screen.
+pub struct Review {
+    record: Record,
+    title: String,
+    /// How many of the record's moves are played on the board shown.
+    shown: usize,
+    /// `Some` while the arrows move a cursor over the board to look at stacks.
+    cursor: Option<Cursor>,
+    analysing: bool,
+    analysis: Option<Analysis>,
+    worker: Worker,
+    movetime: Duration,
+    quit: bool,
+}
+
+const KEYS: &str = "← → step · Home End · a analyse · x look at stacks · q quit";
+const STACK_KEYS: &str = "arrows move the cursor · x or Esc back to stepping · q quit";
+
+impl Review {
+    /// A review of `record` (titled `title`, usually its file name) showing the final
+    /// position; the engine analyses for `movetime` per position when asked.
+    pub fn new(record: Record, title: &str, movetime: Duration, seed: u64) -> Review {
+        Review {
+            shown: record.game.moves().len(),
+            record,
+            title: title.to_owned(),
+            cursor: None,
+            analysing: false,
+            analysis: None,
+            worker: Worker::spawn(Options {
+                level: Level::FULL,
+                seed,
+            }),
+            movetime,
+            quit: false,
+        }
+    }
+
+    /// How many moves are played on the board shown.
+    pub fn shown(&self) -> usize {
+        self.shown
+    }
+
+    /// The game up to the shown move.
+    fn shown_game(&self) -> Game {
+        let mut game = Game::from_position(self.record.game.start().clone());
+        for &mv in &self.record.game.moves()[..self.shown] {
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
+    fn go(&mut self, shown: usize) {
+        self.shown = shown.min(self.record.game.moves().len());
+        if self.analysing {
+            self.analyse();
+        }
+    }
+
+    fn analyse(&mut self) {
+        let game = self.shown_game();
+        if game.outcome().is_some() {
+            self.worker.cancel();
+            return;
+        }
+        self.worker
+            .start(&game, SearchLimits::movetime(self.movetime));
+    }
+
+    /// Handles one key press.
+    pub fn key(&mut self, key: KeyEvent) {
+        if let Some(cursor) = &mut self.cursor {
+            match key.code {
+                KeyCode::Up => cursor.step(Arrow::Up),
+                KeyCode::Down => cursor.step(Arrow::Down),
+                KeyCode::Left => cursor.step(Arrow::Left),
+                KeyCode::Right => cursor.step(Arrow::Right),
+                KeyCode::Esc | KeyCode::Char('x') => self.cursor = None,
+                KeyCode::Char('q') => self.quit = true,
+                _ => {}
+            }
+            return;
+        }
+        let last = self.record.game.moves().len();
+        match key.code {
+            KeyCode::Left => self.go(self.shown.saturating_sub(1)),
+            KeyCode::Right => self.go(self.shown + 1),
+            KeyCode::Up | KeyCode::PageUp => self.go(self.shown.saturating_sub(10)),
+            KeyCode::Down | KeyCode::PageDown => self.go(self.shown + 10),
+            KeyCode::Home => self.go(0),
+            KeyCode::End => self.go(last),
+            KeyCode::Char('a') => {
+                self.analysing = !self.analysing;
+                if self.analysing {
+                    self.analyse();
+                } else {
+                    self.worker.cancel();
+                }
+            }
+            KeyCode::Char('x') => {
+                let centre = punct_core::Cell::from_coords(8, 8);
+                self.cursor = centre.map(Cursor::new);
+            }
+            KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
+            _ => {}
+        }
+    }
+
+    /// Takes in the engine's news.
+    pub fn tick(&mut self) {
+        let (score, pv, depth, nodes) = match self.worker.poll() {
+            Some(Update::Progress(i)) => (i.score, i.pv, i.depth, i.nodes),
+            Some(Update::Done(r)) => {
+                // A search stopped very early may name its move without a line.
+                let pv = if r.pv.is_empty() {
+                    r.best_move.into_iter().collect()
+                } else {
+                    r.pv
+                };
+                (r.score, pv, 0, r.nodes)
+            }
+            Some(Update::Failed) => {
+                self.analysing = false;
+                return;
+            }
+            None => return,
+        };
+        let depth = if depth == 0 {
+            self.analysis
+                .as_ref()
+                .filter(|a| a.shown == self.shown)
+                .map_or(0, |a| a.depth)
+        } else {
+            depth
+        };
+        self.analysis = Some(Analysis {
+            shown: self.shown,
+            score,
+            pv,
+            depth,
+            nodes,
+        });
+    }
+
+    fn panel_lines(&self, game: &Game, height: u16) -> Vec<Line<'static>> {
+        let pos = game.position();
+        // Records from elsewhere may lack tags, or hold the `?` of PGN for unknown ones.
+        let tag = |name| self.record.tag(name).filter(|v| !v.is_empty() && *v != "?");
+        let players = format!(
+            "{} (White) – {} (Black)",
+            tag("White").unwrap_or("someone"),
+            tag("Black").unwrap_or("someone")
+        );
+        let total = self.record.game.moves().len();
+        let mut lines = vec![
+            Line::from(format!("PÜNCT review · {}", self.title)).bold(),
+            Line::from(match tag("Date") {
+                Some(date) => format!("{players} · {date}"),
+                None => players,
+            }),
+            Line::from(match self.record.game.outcome() {
+                Some(outcome) => format!("{} · {outcome}", pos.variant()),
+                None => format!("{} · unfinished", pos.variant()),
+            }),
+            Line::default(),
+            Line::from(match self.shown {
+                0 => format!("Start position (0 of {total} moves)"),
+                n => format!(
+                    "After move {n} of {total}: {} by {}",
+                    self.record.game.moves()[n - 1],
+                    !pos.turn()
+                ),
+            })
+            .fg(Color::LightGreen),
+        ];
+        let comment = match self.shown {
+            0 => self.record.intro.as_ref(),
+            n => self
+                .record
+                .moves
+                .get(n - 1)
+                .and_then(|m| m.comment.as_ref()),
+        };
+        if let Some(comment) = comment {
+            lines.push(Line::from(format!("{{{comment}}}")).italic());
+        }
+        lines.extend(panel::status(pos, game.outcome()));
+        lines.extend(panel::reserves(pos));
+        lines.push(Line::default());
+        if self.analysing {
+            let current = self.analysis.as_ref().filter(|a| a.shown == self.shown);
+            let head = match self.worker.thinking_since() {
+                Some(since) => format!("Analysing {}", panel::spinner(since.elapsed())),
+                None => "Analysis".to_owned(),
+            };
+            match current {
+                Some(a) => {
+                    lines.push(
+                        Line::from(format!("{head} · depth {} · {} nodes", a.depth, a.nodes))
+                            .fg(Color::LightCyan),
+                    );
+                    lines.extend(panel::evaluation(pos, a.score, &a.pv));
+                }
+                None if game.outcome().is_some() => {
+                    lines.push(Line::from("Analysis: the game is over here").fg(Color::LightCyan));
+                }
+                None => lines.push(Line::from(head).fg(Color::LightCyan)),
+            }
+        } else {
+            lines.push(Line::from("a: the engine's evaluation and best line").gray());
+        }
+        lines.push(Line::default());
+        match self.cursor {
+            Some(cursor) => lines.extend(panel::stack(pos, cursor.cell)),
+            None => {
+                let rows = usize::from(height).saturating_sub(lines.len());
+                let moves = self.record.game.moves();
+                let first = self.record.game.start().turn();
+                lines.extend(panel::move_list(moves, first, self.shown, rows));
+            }
+        }
+        lines
+    }
+}
+
+impl Screen for Review {
+    fn draw(&self, frame: &mut Frame) {
+        let Some(areas) = layout(frame.area(), 1) else {
+            panel::too_small(frame);
+            return;
+        };
+        let game = self.shown_game();
+        let pos = game.position();
+        let marks = Marks {
+            cursor: self.cursor.map(|c| c.cell),
+            last_move: last_move_cells(pos, game.moves().last().copied()),
+            chain: match game.outcome().and_then(|o| o.winner) {
+                Some(winner) => pos.winning_chain(winner),
+                None => punct_core::Bitboard::EMPTY,
+            },
+            ..Marks::default()
+        };
+        let board = BoardView {
+            position: pos,
+            marks: &marks,
+            scale: areas.scale,
+        };
+        frame.render_widget(board, areas.board);
+        frame.render_widget(
+            Paragraph::new(self.panel_lines(&game, areas.panel.height)),
+            areas.panel,
+        );
+        let keys = if self.cursor.is_some() {
+            STACK_KEYS
+        } else {
+            KEYS
+        };
+        frame.render_widget(Paragraph::new(keys).gray(), areas.footer);
+    }
+
+    fn key(&mut self, key: KeyEvent) {
+        Review::key(self, key);
+    }
+
+    fn tick(&mut self) {
+        Review::tick(self);
+    }
+
+    fn is_done(&self) -> bool {
+        self.quit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyModifiers;
+    use std::time::Instant;
+
+    fn press(review: &mut Review, code: KeyCode) {
+        review.key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    #[test]
+    fn arrows_step_and_the_engine_analyses_the_shown_position() {
+        let text =
+            "[Game \"PÜNCT\"]\n[Variant \"standard\"]\n\n1. TE4:0 {solid} TM12:0 2. TD6:1 *\n";
+        let record = Record::parse(text).unwrap();
+        let mut review = Review::new(record, "test", Duration::from_millis(20), 1);
+        assert_eq!(review.shown(), 3);
+        press(&mut review, KeyCode::Right);
+        assert_eq!(review.shown(), 3);
+        press(&mut review, KeyCode::Left);
+        press(&mut review, KeyCode::Left);
+        assert_eq!(review.shown(), 1);
+        let text: Vec<String> = review
+            .panel_lines(&review.shown_game(), 30)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(text.contains(&"{solid}".to_owned()), "{text:?}");
+        press(&mut review, KeyCode::Home);
+        assert_eq!(review.shown(), 0);
+        press(&mut review, KeyCode::Char('a'));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while review.worker.thinking_since().is_some() && Instant::now() < deadline {
+            review.tick();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        review.tick();
+        let analysis = review.analysis.clone().expect("an analysis");
+        assert_eq!(analysis.shown, 0);
+        assert!(!analysis.pv.is_empty());
+        press(&mut review, KeyCode::Char('x'));
+        press(&mut review, KeyCode::Left);
+        assert_eq!(
+            review.shown(),
+            0,
+            "arrows move the cursor while looking at stacks"
+        );
+        press(&mut review, KeyCode::Esc);
+        press(&mut review, KeyCode::End);
+        assert_eq!(review.shown(), 3);
+        press(&mut review, KeyCode::Char('q'));
+        assert!(review.is_done());
+    }
+}

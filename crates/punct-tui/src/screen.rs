@@ -1,0 +1,135 @@
+//! The terminal: taking it over and giving it back, the event loop, and the screen layout
+//! shared by the play and review screens.
+
+use std::io::IsTerminal as _;
+use std::time::Duration;
+
+use anyhow::bail;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::{DefaultTerminal, Frame};
+
+use crate::board::Scale;
+
+/// A full-screen program: what it shows and what keys do to it.
+pub trait Screen {
+    /// Draws the whole screen.
+    fn draw(&self, frame: &mut Frame);
+    /// Handles a key press.
+    fn key(&mut self, key: KeyEvent);
+    /// Takes in news from background work; called several times a second.
+    fn tick(&mut self);
+    /// Whether the program should end.
+    fn is_done(&self) -> bool;
+}
+
+/// How often the screen is redrawn and background news is read while no key is pressed.
+const TICK: Duration = Duration::from_millis(50);
+
+/// Runs `screen` in the terminal until it is done or Ctrl-C is pressed, then restores the
+/// terminal (ratatui's panic hook restores it on a panic too).
+pub fn run(screen: &mut dyn Screen) -> anyhow::Result<()> {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        bail!("this command draws a full-screen board and needs a terminal");
+    }
+    let mut terminal = ratatui::try_init()?;
+    quiet_engine_panics();
+    let result = event_loop(&mut terminal, screen);
+    ratatui::restore();
+    result
+}
+
+/// Keeps a panic in the engine thread from tearing the screen down: ratatui's hook would
+/// give the terminal back while the program goes on. The engine thread just ends, and the
+/// screens go on without it; panics elsewhere reach ratatui's hook as before.
+fn quiet_engine_panics() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name() != Some(crate::worker::THREAD_NAME) {
+            previous(info);
+        }
+    }));
+}
+
+fn event_loop(terminal: &mut DefaultTerminal, screen: &mut dyn Screen) -> anyhow::Result<()> {
+    while !screen.is_done() {
+        terminal.draw(|frame| screen.draw(frame))?;
+        if event::poll(TICK)? {
+            // Resizes need nothing more: the next draw lays the screen out anew.
+            if let Event::Key(key) = event::read()? {
+                if key.kind == KeyEventKind::Release {
+                    continue;
+                }
+                // Raw mode turns Ctrl-C into a key rather than a signal.
+                if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+                    break;
+                }
+                screen.key(key);
+            }
+        }
+        screen.tick();
+    }
+    Ok(())
+}
+
+/// Where the parts of a screen go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Areas {
+    /// The board drawing.
+    pub board: Rect,
+    /// How large the board is drawn.
+    pub scale: Scale,
+    /// Status, reserves and details right of the board.
+    pub panel: Rect,
+    /// Messages, the text field and the keys, across the bottom.
+    pub footer: Rect,
+}
+
+/// Smallest terminal the screens are laid out for.
+pub const MIN_SIZE: (u16, u16) = (64, 22);
+
+/// Width the side panel needs beside the wide board before the wide board is used.
+const PANEL_WIDTH: u16 = 44;
+
+/// Splits the screen: the board top left, the panel at its right, the footer below; the
+/// wide board when there is room for it and the panel.
+pub fn layout(area: Rect, footer_height: u16) -> Option<Areas> {
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        return None;
+    }
+    let top_height = area.height - footer_height;
+    let scale = if area.width >= Scale::Wide.width() + PANEL_WIDTH {
+        Scale::Wide
+    } else {
+        Scale::Compact
+    };
+    let board_width = scale.width() + 1;
+    Some(Areas {
+        board: Rect::new(area.x, area.y, board_width, top_height.min(scale.height())),
+        scale,
+        panel: Rect::new(
+            area.x + board_width,
+            area.y,
+            area.width - board_width,
+            top_height,
+        ),
+        footer: Rect::new(area.x, area.y + top_height, area.width, footer_height),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_fit_the_screen() {
+        let small = layout(Rect::new(0, 0, 80, 24), 4).unwrap();
+        assert_eq!(small.scale, Scale::Compact);
+        assert_eq!(small.board.height, 18);
+        assert!(small.panel.right() <= 80 && small.footer.bottom() == 24);
+        let big = layout(Rect::new(0, 0, 140, 40), 4).unwrap();
+        assert_eq!(big.scale, Scale::Wide);
+        assert!(big.panel.width >= PANEL_WIDTH);
+        assert!(layout(Rect::new(0, 0, 40, 10), 4).is_none());
+    }
+}

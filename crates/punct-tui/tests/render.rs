@@ -1,0 +1,189 @@
+//! Snapshots of the screens drawn into ratatui's `TestBackend`: the characters only (the
+//! colours are not part of the snapshot).
+
+use std::time::Duration;
+
+use punct_core::{Cell, Record, Variant};
+use punct_tui::{BoardView, Marks, Opponent, Play, PlayOptions, Review, Scale, Screen};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// White's chain A8 … P8 P9 Q10 links column A to column Q on White's sixth placement.
+const WHITE_CONNECTS: [&str; 11] = [
+    "EA8:5", "TE3:0", "ED8:5", "TH3:0", "EG8:5", "TK5:0", "EJ8:5", "TL13:0", "CN8:2", "TH13:0",
+    "LP8:3",
+];
+
+/// Moves that leave White's triangle jumped onto its twin at E4.
+const STACKED: [&str; 5] = ["TE4:0", "TK5:0", "TE7:0", "EM12:3", "E7-E4:0"];
+
+fn draw(screen: &dyn Screen, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| screen.draw(frame)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn press(play: &mut Play, code: KeyCode) {
+    play.key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+fn two_people(variant: Variant, moves: &[&str]) -> Play {
+    let mut play = Play::new(PlayOptions {
+        variant,
+        opponent: Opponent::Human,
+        movetime: Duration::from_millis(10),
+        seed: 1,
+    });
+    for mv in moves {
+        press(&mut play, KeyCode::Char(':'));
+        for c in mv.chars() {
+            press(&mut play, KeyCode::Char(c));
+        }
+        press(&mut play, KeyCode::Enter);
+    }
+    assert_eq!(
+        play.game().moves().len(),
+        moves.len(),
+        "{:?}",
+        play.message()
+    );
+    play
+}
+
+/// Moves the cursor with the arrow keys: along the columns of rows, then along the row.
+fn go_to(play: &mut Play, name: &str) {
+    let target = Cell::parse(name).unwrap();
+    for _ in 0..40 {
+        let (c, r) = play.cursor().coords();
+        let (tc, tr) = target.coords();
+        let key = if r > tr {
+            KeyCode::Down
+        } else if r < tr {
+            KeyCode::Up
+        } else if c > tc {
+            KeyCode::Left
+        } else if c < tc {
+            KeyCode::Right
+        } else {
+            return;
+        };
+        press(play, key);
+    }
+    panic!("the cursor did not reach {name}");
+}
+
+#[test]
+fn start_of_a_game_in_80_by_24() {
+    let play = two_people(Variant::Standard, &[]);
+    insta::assert_snapshot!(draw(&play, 80, 24));
+}
+
+#[test]
+fn a_reserve_piece_being_placed() {
+    let mut play = two_people(Variant::Standard, &["TE4:0", "TK5:0"]);
+    press(&mut play, KeyCode::Char('L'));
+    press(&mut play, KeyCode::Char('r'));
+    press(&mut play, KeyCode::Char('r'));
+    insta::assert_snapshot!(draw(&play, 80, 24));
+}
+
+#[test]
+fn stacks_with_the_stack_viewer_in_both_sizes() {
+    let mut play = two_people(Variant::Standard, &STACKED);
+    go_to(&mut play, "E4");
+    insta::assert_snapshot!("stacks_compact", draw(&play, 80, 24));
+    insta::assert_snapshot!("stacks_wide", draw(&play, 120, 28));
+}
+
+#[test]
+fn a_finished_game_shows_the_result_and_refuses_moves() {
+    let mut play = two_people(Variant::Basic, &WHITE_CONNECTS);
+    press(&mut play, KeyCode::Char('T'));
+    insta::assert_snapshot!(draw(&play, 100, 24));
+}
+
+#[test]
+fn reviewing_a_finished_game() {
+    let mut game = two_people(Variant::Basic, &WHITE_CONNECTS).game().clone();
+    let record = Record::from_game(game.clone(), "Ada", "Bob", "2026.11.22");
+    let mut review = Review::new(record, "ada-bob.pgn", Duration::from_millis(10), 1);
+    insta::assert_snapshot!("review_end", draw(&review, 120, 30));
+    review.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
+    review.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
+    game.undo();
+    insta::assert_snapshot!("review_two_back", draw(&review, 80, 24));
+}
+
+#[test]
+fn the_board_widget_alone_and_a_tiny_terminal() {
+    let play = two_people(Variant::Standard, &STACKED);
+    let marks = Marks::default();
+    for scale in [Scale::Compact, Scale::Wide] {
+        let board = BoardView {
+            position: play.game().position(),
+            marks: &marks,
+            scale,
+        };
+        let mut terminal = Terminal::new(TestBackend::new(scale.width(), scale.height())).unwrap();
+        terminal
+            .draw(|frame| frame.render_widget(board, frame.area()))
+            .unwrap();
+        insta::assert_snapshot!(
+            format!("board_{scale:?}").to_lowercase(),
+            terminal.backend().to_string()
+        );
+    }
+    insta::assert_snapshot!("too_small", draw(&play, 40, 10));
+}
+
+#[test]
+fn the_list_of_keys() {
+    let mut play = two_people(Variant::Standard, &[]);
+    press(&mut play, KeyCode::Char('?'));
+    insta::assert_snapshot!(draw(&play, 80, 24));
+}
+
+#[test]
+fn random_keys_never_panic_at_any_size() {
+    let keys: Vec<KeyCode> = [
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Backspace,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::PageUp,
+        KeyCode::Tab,
+    ]
+    .into_iter()
+    .chain("TCELMRprr[]:/u?qxa0123E4-:Z é".chars().map(KeyCode::Char))
+    .collect();
+    let sizes = [(1, 1), (20, 8), (64, 22), (80, 24), (101, 25), (160, 50)];
+    let mut play = two_people(Variant::Basic, &[]);
+    let record = Record::parse("[Variant \"basic\"]\n\n1. TE4:0 TM12:0 2. TD6:1 *\n").unwrap();
+    let mut review = Review::new(record, "r.pgn", Duration::from_millis(1), 1);
+    // A small linear congruential generator: the same sequence on every run.
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for i in 0..3000 {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let key = KeyEvent::new(
+            keys[(state >> 33) as usize % keys.len()],
+            KeyModifiers::NONE,
+        );
+        // `s` would save a file; the save prompt is tested elsewhere.
+        play.key(key);
+        review.key(key);
+        review.tick();
+        if i % 50 == 0 {
+            let (w, h) = sizes[(i / 50) % sizes.len()];
+            draw(&play, w, h);
+            draw(&review, w, h);
+        }
+    }
+}

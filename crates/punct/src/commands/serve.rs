@@ -1,0 +1,20 @@
+//! `punct serve` (and a bare `punct`): the web server of punct-server.
+
+use crate::cli::ServeArgs;
+
+/// The options of a bare `punct`: those `punct serve` has without flags.
+pub fn defaults() -> ServeArgs {
+    ServeArgs {
+        addr: std::net::SocketAddr::from(([127, 0, 0, 1], 8080)),
+        db: "punct.db".into(),
+    }
+}
+
+/// Serves until the process is stopped.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    punct_server::serve(punct_server::Config {
+        addr: args.addr,
+        db: args.db,
+        ..punct_server::Config::default()
+    })
+}

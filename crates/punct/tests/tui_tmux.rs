@@ -1,0 +1,220 @@
+//! End to end: `punct play` and `punct review` driven in a real terminal, tmux, the way a
+//! person would: keys in with send-keys, the screen read back with capture-pane.
+//!
+//! Skipped, with a message, when tmux is not installed.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux server of our own (its own socket), killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// A server with one 80×24 window running `command` through `sh` in `dir`; the shell
+    /// prints the exit status afterwards and keeps the window open, so the test can see both
+    /// that the program ended cleanly and that the terminal was given back.
+    fn start(name: &str, dir: &Path, command: &str) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("punct-e2e-{}-{name}", std::process::id()),
+        };
+        let script = format!("{command}; echo EXIT=$?; sleep 60");
+        tmux.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "e2e",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-c",
+            dir.to_str().unwrap(),
+            "sh",
+            "-c",
+            &script,
+        ]);
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        assert!(
+            out.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Presses keys given by tmux's key names (`Left`, `Enter`, `C-u`, `T`).
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            self.run(&["send-keys", "-t", "e2e", key]);
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    }
+
+    /// Types text literally.
+    fn type_text(&self, text: &str) {
+        self.run(&["send-keys", "-t", "e2e", "-l", text]);
+        std::thread::sleep(Duration::from_millis(40));
+    }
+
+    fn resize(&self, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        self.run(&["resize-window", "-t", "e2e", "-x", &w, "-y", &h]);
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "e2e"])
+    }
+
+    /// Waits until the screen shows `needle`, and returns the screen.
+    fn wait_for(&self, needle: &str) -> String {
+        self.wait_until(&format!("`{needle}`"), |screen| screen.contains(needle))
+    }
+
+    /// Waits until the screen passes `test` (described by `what`), and returns the screen.
+    fn wait_until(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if test(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; the screen is:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+#[test]
+fn play_against_the_computer_take_back_save_and_review() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!(
+            "SKIPPED: tmux is not installed (apt-get install -y tmux) — the terminal UI was not driven"
+        );
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = std::env::temp_dir().join(format!("punct-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.pgn");
+
+    let play = Tmux::start(
+        "play",
+        &dir,
+        &format!("{punct} play --level 1 --colour white --movetime 50"),
+    );
+    play.wait_for("to move · ply 0");
+
+    // With the cursor: a triangle from the reserve (the cursor leaves the central hexagon
+    // for E6), one step left, placed on D6.
+    play.keys(&["T", "Left"]);
+    play.wait_for("Placing T · rotation 0");
+    play.keys(&["Enter"]);
+    // The computer answers at once, so the screen may already show its move.
+    play.wait_for("to move · ply 2");
+
+    // A larger window gets the wide board, which names the owner of each dot (W1: White's
+    // PÜNCT on level 1); back at 80×24 the compact board returns.
+    play.resize(130, 30);
+    play.wait_for("W1");
+    play.resize(80, 24);
+    play.wait_until("the compact board", |screen| !screen.contains("W1"));
+
+    // By typed move text; one of these is free whatever the computer answered.
+    let mut typed = None;
+    for mv in ["TB5:0", "TO14:0", "TE12:0"] {
+        play.keys(&["Escape"]);
+        while play.screen().contains("Refused") {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        play.keys(&[":"]);
+        play.type_text(mv);
+        play.keys(&["Enter"]);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let screen = loop {
+            let screen = play.screen();
+            if screen.contains("Refused") || screen.contains("ply 3") || screen.contains("ply 4") {
+                break screen;
+            }
+            assert!(Instant::now() < deadline, "no answer to {mv}:\n{screen}");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        if !screen.contains("Refused") {
+            typed = Some(mv);
+            break;
+        }
+    }
+    let typed = typed.expect("one of the typed moves is legal");
+    let screen = play.wait_for("to move · ply 4");
+    assert!(screen.contains("Computer: level 1"), "{screen}");
+
+    // An illegal typed move is refused with the reason.
+    play.keys(&[":"]);
+    play.type_text("TI9:0");
+    play.keys(&["Enter"]);
+    play.wait_for("central hexagon");
+
+    // Takeback: the computer's answer and our move.
+    play.keys(&["u"]);
+    play.wait_for(&format!("took back {typed}"));
+    play.wait_for("to move · ply 2");
+
+    // Save, replacing the suggested file name.
+    play.keys(&["s"]);
+    play.wait_for("save as> punct-");
+    play.keys(&["C-u"]);
+    play.type_text(record.to_str().unwrap());
+    play.keys(&["Enter"]);
+    play.wait_for("saved to");
+    play.keys(&["q"]);
+    let screen = play.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(
+        !screen.contains("PÜNCT · standard game"),
+        "the terminal was not restored:\n{screen}"
+    );
+    drop(play);
+
+    let text = std::fs::read_to_string(&record).expect("the record was saved");
+    assert!(text.contains("1. TD6:0 "), "{text}");
+    assert!(text.contains("[Black \"punct level 1\"]"), "{text}");
+
+    let review = Tmux::start(
+        "review",
+        &dir,
+        &format!("{punct} review {} --movetime 100", record.display()),
+    );
+    review.wait_for("After move 2 of 2");
+    review.keys(&["Left"]);
+    review.wait_for("After move 1 of 2: TD6:0 by White");
+    review.keys(&["a"]);
+    review.wait_for("Best line: ");
+    // Ctrl-C quits cleanly too.
+    review.keys(&["C-c"]);
+    let screen = review.wait_for("EXIT=");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    drop(review);
+    let _ = std::fs::remove_dir_all(&dir);
+}
