@@ -34,19 +34,12 @@ pub fn replay_json(game: &Game) -> Value {
     })
 }
 
-/// `YYYY.MM.DD` for a time in ms since the epoch (civil-from-days, proleptic Gregorian).
+/// `YYYY.MM.DD` (UTC) for a time in ms since the epoch; `????.??.??` when out of range.
 pub(crate) fn chrono_date(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+    jiff::Timestamp::from_millisecond(ms).map_or_else(
+        |_| "????.??.??".to_owned(),
+        |t| t.strftime("%Y.%m.%d").to_string(),
+    )
 }
 
 #[cfg(test)]
