@@ -18,45 +18,143 @@ struct Layers {
     len: usize,
 }
 
-/// The cells of `within` linked to `seed` through `within`, plus `seed`.
-#[inline]
-fn closure(seed: Bitboard, within: Bitboard) -> Bitboard {
-    seed | (seed.dilate() & within).flood(within)
+/// The chains (connected groups) of a player's dots, so a search reaching one dot takes
+/// the whole chain at once instead of growing along it a cell per dilation.
+struct Chains {
+    list: [Bitboard; MAX_CHAINS],
+    len: usize,
+}
+
+/// Chains listed; dots of further chains are grown along one cell at a time.
+const MAX_CHAINS: usize = 32;
+
+impl Chains {
+    fn of(own: Bitboard) -> Chains {
+        let mut list = [Bitboard::EMPTY; MAX_CHAINS];
+        let mut len = 0;
+        let mut rest = own;
+        while len < MAX_CHAINS
+            && let Some(cell) = rest.first()
+        {
+            let chain = Bitboard::from_cell(cell).flood(own);
+            list[len] = chain;
+            len += 1;
+            rest &= !chain;
+        }
+        Chains { list, len }
+    }
+
+    /// No chains listed: searches grow along every chain a cell at a time.
+    fn none() -> Chains {
+        Chains {
+            list: [Bitboard::EMPTY; MAX_CHAINS],
+            len: 0,
+        }
+    }
+
+    /// The chains that share a cell with `cells`.
+    #[inline]
+    fn touching(&self, cells: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for chain in &self.list[..self.len] {
+            if chain.intersects(cells) {
+                out |= *chain;
+            }
+        }
+        out
+    }
+}
+
+/// The search from one goal side, one cost layer at a time, keeping only what the next
+/// layer needs. Each layer takes one dilation, reused for the next two layers, plus one more
+/// when it reaches own dots (whole listed chains are taken at once).
+struct Growth<'a> {
+    chains: &'a Chains,
+    side: Bitboard,
+    own: Bitboard,
+    empty: Bitboard,
+    opp: Bitboard,
+    /// The cost of the next layer.
+    k: usize,
+    /// The last layer and the one before.
+    last: [Bitboard; 2],
+    /// What lies next to the cells of cost ≤ k - 1 and ≤ k - 2 (the side itself when there
+    /// are none).
+    next: [Bitboard; 2],
+}
+
+impl<'a> Growth<'a> {
+    fn new(
+        chains: &'a Chains,
+        side: Bitboard,
+        own: Bitboard,
+        empty: Bitboard,
+        opp: Bitboard,
+    ) -> Growth<'a> {
+        Growth {
+            chains,
+            side,
+            own,
+            empty,
+            opp,
+            k: 0,
+            last: [Bitboard::EMPTY; 2],
+            next: [side; 2],
+        }
+    }
+
+    /// The next layer, and whether it equals the one two before (nothing grows any more).
+    #[inline(always)]
+    fn step(&mut self) -> (Bitboard, bool) {
+        let k = self.k;
+        // Own cells cost nothing: those on the side start the search, the closure below
+        // adds the rest. Empty cells cost one, opponent cells two.
+        let mut layer = self.side & self.own;
+        if k >= 1 {
+            layer |= self.last[0] | (self.next[0] & self.empty);
+        }
+        if k >= 2 {
+            layer |= self.next[1] & self.opp;
+        }
+        // The cells of `own` linked to the seed through `own`, plus the seed; the last
+        // dilation is kept as what lies next to the layer.
+        let mut around = layer.dilate();
+        loop {
+            let add = around & self.own & !layer;
+            if add.is_empty() {
+                break;
+            }
+            layer |= add | self.chains.touching(add);
+            around = layer.dilate();
+        }
+        let still = k >= 2 && layer == self.last[1];
+        self.last = [layer, self.last[0]];
+        self.next = [around | self.side, self.next[0]];
+        self.k += 1;
+        (layer, still)
+    }
 }
 
 impl Layers {
-    /// Layers from `side` for a player with dots `own` against dots `opp` on `empty` board.
+    /// Layers from `side` for a player with dots `own` against dots `opp` on `empty` board,
+    /// up to cost `max`, stopping early at the first layer that meets `goal` (when set).
     fn from_side(
+        chains: &Chains,
         side: Bitboard,
         own: Bitboard,
         empty: Bitboard,
         opp: Bitboard,
         max: usize,
+        goal: Option<Bitboard>,
     ) -> Layers {
         let mut layers = [Bitboard::EMPTY; FAR + 1];
-        let max = max.min(FAR);
-        // What lies next to the cells of cost ≤ k - 1 (the side itself for k = 0).
-        let frontier = |layers: &[Bitboard; FAR + 1], k: usize| -> Bitboard {
-            if k == 0 {
-                side
-            } else {
-                layers[k - 1].dilate() | side
-            }
-        };
+        let mut growth = Growth::new(chains, side, own, empty, opp);
         let mut len = 0;
-        for k in 0..=max {
-            // Own cells cost nothing: those on the side start the search, the closure
-            // below adds the rest. Empty cells cost one, opponent cells two.
-            let mut seed = side & own;
-            if k >= 1 {
-                seed |= layers[k - 1] | (frontier(&layers, k) & empty);
-            }
-            if k >= 2 {
-                seed |= frontier(&layers, k - 1) & opp;
-            }
-            layers[k] = closure(seed, own);
+        for (k, slot) in layers.iter_mut().enumerate().take(max.min(FAR) + 1) {
+            let (layer, still) = growth.step();
+            *slot = layer;
             len = k + 1;
-            if k >= 2 && layers[k] == layers[k - 2] {
+            if still || goal.is_some_and(|g| layer.intersects(g)) {
                 break;
             }
         }
@@ -95,27 +193,64 @@ impl Connection {
 
 /// Connection distances with own dots free, empty cells 1, opponent dots 2.
 pub fn connection(own: Bitboard, opp: Bitboard, empty: Bitboard) -> Connection {
-    connection_with(own, opp, empty, true)
+    connection_with(own, opp, empty)
 }
 
-/// [`connection`] without the path cells (half the work).
+/// [`connection`] without the path cells, and exact only for the two best axes (all the
+/// evaluation uses): the worst axis's distance is only known to be above the second's.
+///
+/// The three searches grow in step, one cost layer each per round, and stop once two have
+/// reached their far side.
 pub fn distances(own: Bitboard, opp: Bitboard, empty: Bitboard) -> Connection {
-    connection_with(own, opp, empty, false)
+    let chains = Chains::of(own);
+    let mut growths = GOALS.map(|[a, _]| Growth::new(&chains, a, own, empty, opp));
+    let mut distance = [FAR as u32; 3];
+    let mut open = [true; 3];
+    let mut linked = 0;
+    for k in 0..=FAR {
+        for (axis, growth) in growths.iter_mut().enumerate() {
+            if !open[axis] {
+                continue;
+            }
+            let (layer, still) = growth.step();
+            if layer.intersects(GOALS[axis][1]) {
+                distance[axis] = k as u32;
+                open[axis] = false;
+                linked += 1;
+            } else if still {
+                open[axis] = false;
+            }
+        }
+        if linked >= 2 {
+            // Any axis still open costs more than k, the worse of the two linked.
+            for axis in 0..3 {
+                if open[axis] {
+                    distance[axis] = (k as u32 + 1).min(FAR as u32);
+                }
+            }
+            break;
+        }
+        if !open.contains(&true) {
+            break;
+        }
+    }
+    Connection {
+        distance,
+        path: Bitboard::EMPTY,
+    }
 }
 
-fn connection_with(own: Bitboard, opp: Bitboard, empty: Bitboard, with_paths: bool) -> Connection {
+fn connection_with(own: Bitboard, opp: Bitboard, empty: Bitboard) -> Connection {
+    let chains = Chains::of(own);
     let mut distance = [FAR as u32; 3];
     let mut paths = [Bitboard::EMPTY; 3];
     for (axis, [a, b]) in GOALS.into_iter().enumerate() {
-        let from_a = Layers::from_side(a, own, empty, opp, FAR);
+        let from_a = Layers::from_side(&chains, a, own, empty, opp, FAR, Some(b));
         let Some(d) = (0..from_a.len).find(|&k| from_a.layers[k].intersects(b)) else {
             continue;
         };
         distance[axis] = d as u32;
-        if !with_paths {
-            continue;
-        }
-        let from_b = Layers::from_side(b, own, empty, opp, d);
+        let from_b = Layers::from_side(&chains, b, own, empty, opp, d, None);
         paths[axis] = on_paths(&from_a, &from_b, d, own, empty, opp);
     }
     let best = distance.iter().copied().min().unwrap_or(FAR as u32);
@@ -159,13 +294,15 @@ fn on_paths(
 /// Returns the cells, not `own`, that lie on such links.
 pub fn short_links(own: Bitboard, budget: usize) -> Bitboard {
     let other = Bitboard::ALL & !own;
+    // Few layers are grown here: listing the chains would cost more than it saves.
+    let chains = Chains::none();
     let mut out = Bitboard::EMPTY;
     for [a, b] in GOALS {
-        let from_a = Layers::from_side(a, own, other, Bitboard::EMPTY, budget);
+        let from_a = Layers::from_side(&chains, a, own, other, Bitboard::EMPTY, budget, None);
         if !(0..from_a.len).any(|k| from_a.layers[k].intersects(b)) {
             continue;
         }
-        let from_b = Layers::from_side(b, own, other, Bitboard::EMPTY, budget);
+        let from_b = Layers::from_side(&chains, b, own, other, Bitboard::EMPTY, budget, None);
         // Any cell on a link of cost ≤ budget, not only the cheapest.
         for k in 1..=budget {
             let exact = from_a.upto(k) & !from_a.upto(k - 1);
@@ -199,6 +336,40 @@ mod tests {
         let before = dist("standard w 0 -", Colour::White).distance[0];
         let after = dist("standard b 1 wEE9:5@1", Colour::White).distance[0];
         assert!(after < before, "{after} < {before}");
+    }
+
+    #[test]
+    fn quick_distances_agree_on_the_two_best_axes() {
+        let texts = [
+            "standard w 0 -",
+            "standard w 2 bLG3:3@1,wLH11:3@1",
+            "standard w 16 bCC2:1@1,wMD4:0@1,bEE4:4@1,wCE7:1@1,bLE8:3@1,bCG11:0@1,\
+             wLH11:3@1,bEH15:0@1,wEJ13:4@1,bTJ15:0@1,wRF8:0@2,bTG11:4@2,wRG10:0@3",
+            "standard w 44 bEB8:3@1,bRC6:5@1,wMD3:3@1,bCD5:2@1,wED12:4@1,bLE2:1@1,\
+             wEE9:0@1,wRE10:5@1,wCF5:0@1,bTG5:3@1,bEH2:2@1,bTH7:2@1,bLI3:2@1,wRI5:4@1,\
+             bEI10:1@1,wCJ3:0@1,bMJ5:4@1,wMJ9:5@1,bTJ11:5@1,bCL6:2@1,bRN6:0@1,bME5:3@2,\
+             wLE7:0@2,bEG8:2@2,bTH4:3@2,wEJ4:4@2,wEJ9:3@2,wLD5:5@3",
+        ];
+        for text in texts {
+            let mut pos = Position::from_text(text).unwrap();
+            // The position and those after its first moves, for variety.
+            let mut positions = vec![pos.clone()];
+            for mv in pos.legal_moves().into_iter().step_by(97) {
+                let undo = pos.make(mv);
+                positions.push(pos.clone());
+                pos.unmake(undo);
+            }
+            for p in positions {
+                let empty = Bitboard::ALL & !p.occupied();
+                for colour in [Colour::White, Colour::Black] {
+                    let (own, opp) = (p.visible(colour), p.visible(!colour));
+                    let full = connection(own, opp, empty);
+                    let quick = distances(own, opp, empty);
+                    assert_eq!(quick.best(), full.best(), "{text}");
+                    assert_eq!(quick.second(), full.second(), "{text}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! opponent's, when it covers opponent dots (a jump onto a chain cuts it), or when it takes
 //! the centre late in a standard game. Lifting a piece costs what it uncovers.
 
+use std::sync::OnceLock;
+
 use punct_core::geometry::CENTRE;
 use punct_core::{Bitboard, Cell, Move, PieceType, Position};
 
@@ -15,6 +17,8 @@ use super::{Distances, advantage, centre_weight};
 struct Lift {
     kind: PieceType,
     cells: Bitboard,
+    /// The same cells, one by one.
+    cell_list: [Cell; 3],
     /// Cells no longer the mover's after the lift.
     lost: Bitboard,
     /// Cells the opponent's after the lift.
@@ -22,7 +26,12 @@ struct Lift {
 }
 
 /// The side to move's movable pieces and what lifting each would uncover.
-pub struct Lifts(Vec<(Cell, Lift)>);
+pub struct Lifts {
+    lifts: Vec<Lift>,
+    /// For each cell index, the position in `lifts` of the piece whose PÜNCT is there
+    /// (`u8::MAX` for none).
+    index: [u8; 256],
+}
 
 impl Lifts {
     /// The movable pieces of the side to move in `pos`.
@@ -37,6 +46,7 @@ impl Lifts {
                 let mut lift = Lift {
                     kind: piece.kind,
                     cells: cells.into_iter().collect(),
+                    cell_list: cells,
                     lost: Bitboard::EMPTY,
                     uncovered: Bitboard::EMPTY,
                 };
@@ -53,12 +63,24 @@ impl Lifts {
                 }
                 Some((from, lift))
             })
-            .collect();
-        Lifts(lifts)
+            .collect::<Vec<_>>();
+        let mut index = [u8::MAX; 256];
+        for (i, (from, _)) in lifts.iter().enumerate() {
+            if index[from.index()] == u8::MAX
+                && let Ok(i) = u8::try_from(i)
+            {
+                index[from.index()] = i;
+            }
+        }
+        Lifts {
+            lifts: lifts.into_iter().map(|(_, l)| l).collect(),
+            index,
+        }
     }
 
+    #[inline]
     fn get(&self, from: Cell) -> Option<&Lift> {
-        self.0.iter().find(|(c, _)| *c == from).map(|(_, l)| l)
+        self.lifts.get(usize::from(self.index[from.index()]))
     }
 
     /// The cells `mv` lands on, PÜNCT first (`None` for a move of no movable piece).
@@ -68,8 +90,8 @@ impl Lifts {
                 piece,
                 at,
                 rotation,
-            } => piece.footprint(at, rotation),
-            Move::Shift { from, to, rotation } => self.get(from)?.kind.footprint(to, rotation),
+            } => footprint(piece, at, rotation),
+            Move::Shift { from, to, rotation } => footprint(self.get(from)?.kind, to, rotation),
         }
     }
 
@@ -80,6 +102,29 @@ impl Lifts {
             Move::Shift { from, .. } => self.get(from).map(|l| l.cells),
         }
     }
+}
+
+/// [`PieceType::footprint`] from a table built on first use: move ordering asks for the
+/// footprint of every legal move of every expanded node.
+#[inline]
+fn footprint(kind: PieceType, at: Cell, rotation: u8) -> Option<[Cell; 3]> {
+    static TABLE: OnceLock<Vec<Option<[Cell; 3]>>> = OnceLock::new();
+    if rotation >= 6 {
+        return kind.footprint(at, rotation);
+    }
+    let table = TABLE.get_or_init(|| {
+        let mut table = vec![None; 6 * 6 * 256];
+        for kind in PieceType::ALL {
+            for r in 0..6u8 {
+                for cell in Cell::all() {
+                    table[(kind.index() * 6 + r as usize) * 256 + cell.index()] =
+                        kind.footprint(cell, r);
+                }
+            }
+        }
+        table
+    });
+    table[(kind.index() * 6 + rotation as usize) * 256 + at.index()]
 }
 
 /// What ordering the moves of one position needs, computed once for that position.
@@ -135,25 +180,45 @@ impl MoveContext {
         let Some(cells) = self.lifts.footprint(mv) else {
             return -10.0;
         };
+        // Counted cell by cell: the three cells are distinct, so each count below equals
+        // that of the matching set of cells.
         let mut land = Bitboard::EMPTY;
+        let (mut on_my_path, mut blocking, mut covered, mut central) = (0u32, 0u32, 0u32, 0u32);
         for c in cells {
             land.insert(c);
+            if !self.own.contains(c) {
+                on_my_path += u32::from(self.my_path.contains(c));
+                blocking += u32::from(self.op_path.contains(c));
+                central += u32::from(CENTRE.contains(c));
+            }
+            covered += u32::from(self.opp.contains(c));
         }
-        let new = land & !self.own;
-        let mut s = (new & self.my_path).count() as f32
-            + self.block_weight * (land & self.op_path & !self.own).count() as f32
-            + 0.4 * (land & self.opp).count() as f32
-            + self.centre_weight * (new & CENTRE).count() as f32;
+        let mut s = on_my_path as f32
+            + self.block_weight * blocking as f32
+            + 0.4 * covered as f32
+            + self.centre_weight * central as f32;
         if land.intersects(self.near_own) {
             s += 0.3;
         }
         if let Move::Shift { from, .. } = mv
             && let Some(lift) = self.lifts.get(from)
         {
-            let lost = lift.lost & !land;
-            s -= (lost & self.my_path).count() as f32 + 0.3 * lost.count() as f32;
-            s -= 1.5 * (lift.uncovered & !land & self.op_path).count() as f32;
-            s -= self.centre_weight * (lost & CENTRE).count() as f32;
+            // The lifted piece's cells no longer the mover's, counted cell by cell as above.
+            let (mut lost, mut lost_path, mut lost_centre, mut opened) = (0u32, 0u32, 0u32, 0u32);
+            for c in lift.cell_list {
+                if land.contains(c) {
+                    continue;
+                }
+                if lift.lost.contains(c) {
+                    lost += 1;
+                    lost_path += u32::from(self.my_path.contains(c));
+                    lost_centre += u32::from(CENTRE.contains(c));
+                }
+                opened += u32::from(lift.uncovered.contains(c) && self.op_path.contains(c));
+            }
+            s -= lost_path as f32 + 0.3 * lost as f32;
+            s -= 1.5 * opened as f32;
+            s -= self.centre_weight * lost_centre as f32;
         }
         s
     }

@@ -27,7 +27,8 @@ impl Distances {
         }
     }
 
-    /// Computes both players' distances in `pos`, without path cells (for evaluation).
+    /// Computes both players' distances in `pos`, without path cells and exact only for each
+    /// player's two best axes (all [`advantage`] uses).
     pub fn quick(pos: &Position) -> Distances {
         let me = pos.turn();
         let empty = Bitboard::ALL & !pos.occupied();
