@@ -109,6 +109,10 @@ const app = {
   target: null,        // chosen cell "c,r" for the selected piece
   rot: 0,
   hover: null,
+  cursor: null,        // keyboard cursor over the board, "c,r"
+  cursorY: null,       // screen row that ←/→ keep to while moving along a row
+  keyboard: false,     // the board is being used with keys (shows the cursor ring)
+  pointerDown: false,
   flipped: false,
   clockAt: 0,
 };
@@ -211,7 +215,7 @@ $("import-play").addEventListener("click", async () => {
 
 function closeGame() {
   if (app.ws) { app.ws.onclose = null; app.ws.close(); }
-  Object.assign(app, { id: null, token: null, state: null, seq: 0, ws: null, replay: null, viewPly: null, imported: false, legal: [], legalFor: null });
+  Object.assign(app, { id: null, token: null, state: null, seq: 0, ws: null, replay: null, viewPly: null, imported: false, legal: [], legalFor: null, cursor: null });
   clearSelection();
 }
 
@@ -348,7 +352,7 @@ function selType() {
 }
 
 function turnPiece(step) {
-  const t = targets()[app.target || app.hover];
+  const t = targets()[app.target || (app.keyboard ? null : app.hover)];
   if (!t || !t.length) { app.rot = (app.rot + step + 6) % 6; render(); return; }
   const sorted = [...t].sort((a, b) => a - b);
   const i = sorted.indexOf(app.rot);
@@ -375,6 +379,7 @@ function fitRotation(cellKey) {
 }
 
 function clickCell(key) {
+  app.cursor = key;
   if (app.viewPly !== null || !myTurn()) { showStack(key); return; }
   const t = targets();
   if (app.sel && t[key]) {
@@ -414,6 +419,89 @@ function showStack(key) {
     ? `${cellName(c, r)}, bottom to top: ` + s.map((d) => `${d.piece.colour} ${d.piece.type}${d.punct ? " PÜNCT" : ""} (level ${d.piece.level})`).join(", ")
     : `${cellName(c, r)}: empty`;
 }
+
+// ---------- Keyboard cursor over the board ----------
+
+// Our piece whose dot is on `key`, if it may move: its origin "c,r" (the PÜNCT's cell).
+function movableFrom(key) {
+  const s = parsePosition(app.state.position).stacks.get(key);
+  if (!s) return null;
+  const top = s[s.length - 1].piece;
+  const from = `${top.c},${top.r}`;
+  return top.colour === app.state.turn && legalIndex().shift[from] ? from : null;
+}
+
+// Moves the cursor to the nearest cell (or, with a piece in hand, legal destination) in
+// the screen direction of the arrow key, so that it follows the board as drawn (flipped too).
+function moveCursor(key) {
+  const [dx, dy] = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[key];
+  const t = targets();
+  const inHand = !!app.sel;
+  const from = app.cursor || (inHand && app.sel.kind === "shift" ? app.sel.from : "8,8");
+  const [x0, y0] = xy(...from.split(",").map(Number));
+  if (dx === 0 || app.cursorY === null) app.cursorY = y0;
+  let best = null, bestScore = Infinity;
+  for (const cell of inHand ? Object.keys(t).map((k) => k.split(",").map(Number)) : ALL_CELLS) {
+    const [x, y] = xy(...cell);
+    const along = (x - x0) * dx + (y - y0) * dy;
+    const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+    if (along < D / 4) continue;
+    const score = Math.hypot(x - x0, y - y0) + across + (dx !== 0 ? 0.01 * Math.abs(y - app.cursorY) : 0);
+    if (score < bestScore) { bestScore = score; best = cell; }
+  }
+  if (best) {
+    app.cursor = best.join(",");
+    if (dx === 0) app.cursorY = null;
+    if (inHand) { app.target = app.cursor; fitRotation(app.target); }
+  }
+  render();
+  announceCursor();
+}
+
+// Enter or Space on the board: pick up the piece under the cursor, or put down the one in hand.
+function cursorAction() {
+  if (!app.cursor) { app.cursor = "8,8"; render(); announceCursor(); return; }
+  if (app.sel && app.target) { sendMove(moveText(app.target, app.rot)); return; }
+  const from = movableFrom(app.cursor);
+  if (from && !(app.sel && app.sel.kind === "shift" && app.sel.from === from)) {
+    const p = parsePosition(app.state.position).pieces.find((q) => `${q.c},${q.r}` === from);
+    app.sel = { kind: "shift", from };
+    app.target = null;
+    app.rot = p.rot;
+    render();
+  }
+  announceCursor();
+}
+
+// Tells screen readers (through the live stack-info line) where the cursor is and what Enter does.
+function announceCursor() {
+  if (!app.cursor || document.activeElement !== $("board")) return;
+  showStack(app.cursor);
+  let hint = "";
+  if (app.sel && app.target === app.cursor) hint = `; ${selType()} to ${moveText(app.target, app.rot)}, Enter puts it down, R turns`;
+  else if (app.sel && app.sel.kind === "shift") {
+    const [c, r] = app.sel.from.split(",").map(Number);
+    hint = `; holding the piece from ${cellName(c, r)}: ${Object.keys(targets()).length} destinations, arrows choose one`;
+  } else if (app.viewPly === null && myTurn() && movableFrom(app.cursor)) hint = "; your piece, Enter picks it up";
+  $("stack-info").textContent += hint;
+}
+
+function boardKey(ev) {
+  app.keyboard = true;
+  if (ev.key.startsWith("Arrow")) { moveCursor(ev.key); return true; }
+  if (ev.key === "Enter" || ev.key === " ") { cursorAction(); return true; }
+  return false;
+}
+
+$("board").addEventListener("focus", () => {
+  app.keyboard = !app.pointerDown;
+  if (!app.cursor && app.state) app.cursor = "8,8";
+  renderBoard();
+  if (app.viewPly === null && myTurn()) announceCursor();
+});
+$("board").addEventListener("blur", () => renderBoard());
+$("board").addEventListener("pointerdown", () => { app.keyboard = false; app.pointerDown = true; });
+for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => { app.pointerDown = false; });
 
 // ---------- Rendering ----------
 
@@ -552,7 +640,7 @@ function renderBoard() {
       const [x, y] = xy(c, r);
       svg("circle", { cx: x, cy: y, r: HEX * 0.28, class: "target", "data-cell": cellName(c, r) }, board);
     }
-    const at = app.target || (t[app.hover] ? app.hover : null);
+    const at = app.target || (!app.keyboard && t[app.hover] ? app.hover : null);
     const type = selType();
     if (at && type) {
       const [c, r] = at.split(",").map(Number);
@@ -571,6 +659,14 @@ function renderBoard() {
     const [c, r] = parseCell(name);
     const [x, y] = xy(c, r);
     svg("polygon", { points: hexPoints(x, y, HEX - 2), class: "chain" }, board);
+  }
+
+  // The keyboard cursor, while the board has the focus.
+  $("board").dataset.cursor = app.cursor ? cellName(...app.cursor.split(",").map(Number)) : "";
+  if (app.cursor && app.keyboard && live && myTurn() && document.activeElement === $("board")) {
+    const [c, r] = app.cursor.split(",").map(Number);
+    const [x, y] = xy(c, r);
+    svg("polygon", { points: hexPoints(x, y, HEX + 1), class: "cursor", "data-cell": cellName(c, r) }, board);
   }
 }
 
@@ -729,14 +825,16 @@ $("play-from").addEventListener("click", async () => {
 
 document.addEventListener("keydown", (ev) => {
   if (app.view !== "game" || ev.target.closest("input, textarea, select")) return;
+  // On the board, in the live position on our turn, the arrows move the cursor.
+  if (ev.target === $("board") && app.viewPly === null && myTurn() && !ev.altKey && !ev.ctrlKey && !ev.metaKey && boardKey(ev)) { ev.preventDefault(); return; }
   const n = allMoves().length;
   const keys = {
     ArrowLeft: () => review(shownPly() - 1), ArrowRight: () => review(shownPly() + 1),
     Home: () => review(0), End: () => review(n),
-    r: () => turnPiece(1), R: () => turnPiece(-1),
+    r: () => { turnPiece(1); announceCursor(); }, R: () => { turnPiece(-1); announceCursor(); },
     // With a piece in hand, ↑/↓ step through the cells where it may go.
     ArrowUp: () => stepTarget(-1), ArrowDown: () => stepTarget(1),
-    Escape: () => { clearSelection(); render(); },
+    Escape: () => { clearSelection(); render(); announceCursor(); },
     Enter: () => { if (app.sel && app.target) sendMove(moveText(app.target, app.rot)); },
   };
   if (keys[ev.key] && !(ev.key === "Enter" && ev.target.tagName === "BUTTON")) { ev.preventDefault(); keys[ev.key](); }

@@ -97,7 +97,92 @@ async fn against_the_computer(driver: &Driver, base: &str) {
     let third = s.text("#move-list li:nth-child(3)").await;
     assert!(third.starts_with("E4-"), "{third}");
     s.screenshot("computer-3-after-answer").await;
+    move_a_board_piece_by_keys(&s, base).await;
     s.quit().await;
+}
+
+/// Moves one of our board pieces with key presses alone: the cursor to it, Enter to pick it
+/// up, an arrow to a destination, Enter to put it down.
+async fn move_a_board_piece_by_keys(s: &webdriver::Session, base: &str) {
+    s.wait(
+        "our turn",
+        "return !document.querySelector('#reserve-me button').disabled;",
+    )
+    .await;
+    // Which of our pieces may move, from the server.
+    let id = s
+        .eval("return location.pathname.split('/')[2];", json!([]))
+        .await;
+    let (_, game) = common::get(&format!("{base}/api/games/{}", id.as_str().unwrap()), None).await;
+    let position = game["position"].as_str().unwrap().replace(' ', "%20");
+    let (_, legal) = common::get(&format!("{base}/api/legal?position={position}"), None).await;
+    let from = legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.as_str()?.split_once('-').map(|(f, _)| f.to_owned()))
+        .next()
+        .expect("a piece of ours that may move");
+
+    // Walk the cursor (on the last cell clicked, or else I9) to the piece; the first arrow
+    // shows it.
+    s.type_into("#board", keys::UP).await;
+    let step = "const b = document.getElementById('board');         if (b.dataset.cursor === arguments[0]) return '';         const at = document.querySelector(`polygon.cell[data-cell='${b.dataset.cursor || 'I9'}']`).getBoundingClientRect();         const to = document.querySelector(`polygon.cell[data-cell='${arguments[0]}']`).getBoundingClientRect();         const dx = to.x - at.x, dy = to.y - at.y;         return Math.abs(dx) > at.width / 2 ? (dx > 0 ? 'right' : 'left') : (dy > 0 ? 'down' : 'up');";
+    for _ in 0..40 {
+        let dir = s.eval(step, json!([from])).await;
+        let key = match dir.as_str().unwrap() {
+            "" => break,
+            "right" => keys::RIGHT,
+            "left" => keys::LEFT,
+            "down" => keys::DOWN,
+            _ => keys::UP,
+        };
+        s.type_into("#board", key).await;
+    }
+    s.wait(
+        "the cursor on our piece",
+        &format!("const b = document.getElementById('board'); return b.dataset.cursor === '{from}' && document.querySelector('polygon.cursor') && document.getElementById('stack-info').textContent.includes('Enter picks it up');"),
+    )
+    .await;
+    s.type_into("#board", keys::ENTER).await;
+    s.wait(
+        "its lines of travel and destinations",
+        "return document.querySelectorAll('line.line').length === 3 && document.querySelectorAll('circle.target').length > 0;",
+    )
+    .await;
+    // Arrows until the cursor reaches a destination (the piece in hand shows there).
+    for key in [keys::UP, keys::DOWN, keys::LEFT, keys::RIGHT]
+        .iter()
+        .cycle()
+        .take(12)
+    {
+        let held = s
+            .eval(
+                "return document.getElementById('stack-info').textContent.includes('Enter puts it down');",
+                json!([]),
+            )
+            .await;
+        if held == json!(true) {
+            break;
+        }
+        s.type_into("#board", key).await;
+    }
+    s.wait(
+        "a destination chosen",
+        "return document.querySelector('g.ghost') && document.getElementById('stack-info').textContent.includes('Enter puts it down');",
+    )
+    .await;
+    s.type_into("#board", "r").await;
+    s.screenshot("computer-4-moving-by-keys").await;
+    s.type_into("#board", keys::ENTER).await;
+    s.wait(
+        "the keyed move and the computer's answer",
+        "return document.querySelectorAll('#move-list li').length >= 6;",
+    )
+    .await;
+    let fifth = s.text("#move-list li:nth-child(5)").await;
+    assert!(fifth.starts_with(&format!("{from}-")), "{fifth}");
+    s.screenshot("computer-5-after-keyed-move").await;
 }
 
 async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {

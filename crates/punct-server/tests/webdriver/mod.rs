@@ -23,6 +23,12 @@ pub mod keys {
     pub const LEFT: &str = "\u{E012}";
     /// Arrow right.
     pub const RIGHT: &str = "\u{E014}";
+    /// Arrow up.
+    pub const UP: &str = "\u{E013}";
+    /// Arrow down.
+    pub const DOWN: &str = "\u{E015}";
+    /// Enter.
+    pub const ENTER: &str = "\u{E007}";
 }
 
 /// Whether Chromium and chromedriver are installed; says why not when they are not.
