@@ -292,9 +292,10 @@ impl Engine {
         started: Instant,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) {
-        // Unvisited children rank last, by prior, so even a search stopped at once reports.
+        // In the order the move is chosen, so the first line is the move played; unvisited
+        // children rank last, by prior, so even a search stopped at once reports.
         let mut ranked: Vec<&Node> = root.children.iter().collect();
-        ranked.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+        ranked.sort_by(|a, b| b.play_order(a));
         for (i, child) in ranked.iter().take(self.multipv).enumerate() {
             let mut pv = vec![child.mv];
             pv.extend(child.pv());

@@ -175,15 +175,28 @@ impl Node {
         pv
     }
 
-    /// The child to play: a proven win, else the most visited (ties by mean).
+    /// The child to play, by [`Node::play_order`].
     pub fn best_child(&self) -> Option<&Node> {
-        if let Some(win) = self.children.iter().find(|c| c.proven == Some(1.0)) {
-            return Some(win);
-        }
         self.children
             .iter()
-            .filter(|c| c.visits > 0)
-            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.mean().total_cmp(&b.mean())))
+            .filter(|c| c.visits > 0 || c.proven == Some(1.0))
+            .max_by(|a, b| a.play_order(b))
+    }
+
+    /// How two siblings compare as the move to play: a proven win first and a proven loss
+    /// last, then more visits, then a better mean, then (for moves not searched) a higher
+    /// prior.
+    pub fn play_order(&self, other: &Node) -> std::cmp::Ordering {
+        let rank = |n: &Node| match n.proven {
+            Some(1.0) => 2,
+            Some(0.0) => 0,
+            _ => 1,
+        };
+        rank(self)
+            .cmp(&rank(other))
+            .then(self.visits.cmp(&other.visits))
+            .then(self.mean().total_cmp(&other.mean()))
+            .then(self.prior.total_cmp(&other.prior))
     }
 }
 
