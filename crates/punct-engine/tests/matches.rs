@@ -53,7 +53,7 @@ fn players_are_named_on_the_command_line() {
 }
 
 #[test]
-fn a_crashing_program_loses_and_is_reported() {
+fn a_program_that_cannot_start_is_an_error() {
     let config = MatchConfig {
         first: PlayerSpec::Random,
         second: PlayerSpec::External("/nonexistent/program".to_owned()),
@@ -61,4 +61,61 @@ fn a_crashing_program_loses_and_is_reported() {
         ..MatchConfig::default()
     };
     assert!(run(&config).is_err());
+}
+
+/// A program speaking just enough of the protocol, answering `go` with `on_go` (shell).
+fn fake_engine(name: &str, on_go: &str) -> PlayerSpec {
+    let dir = std::env::temp_dir().join(format!("punct-fake-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "while read -r line; do case \"$line\" in \
+             pei) echo 'id name {name}'; echo peiok ;; \
+             go*) {on_go} ;; \
+             quit) exit 0 ;; \
+             esac; done\n"
+        ),
+    )
+    .unwrap();
+    PlayerSpec::External(format!("sh {}", script.display()))
+}
+
+#[test]
+fn an_illegal_move_loses_the_game_and_is_reported() {
+    // A placement in the central hexagon, which the standard game forbids.
+    let config = MatchConfig {
+        first: PlayerSpec::Random,
+        second: fake_engine("liar", "echo 'bestmove TI9:0'"),
+        games: 4,
+        ..MatchConfig::default()
+    };
+    let report = run(&config).unwrap();
+    assert_eq!(report.tally.wins, 4, "{report}");
+    assert_eq!(report.faults.len(), 4, "{report}");
+    assert!(
+        report
+            .faults
+            .iter()
+            .all(|f| f.contains("illegal move TI9:0")),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_program_crashing_mid_game_loses_and_the_match_goes_on() {
+    let config = MatchConfig {
+        first: PlayerSpec::Random,
+        second: fake_engine("crasher", "exit 3"),
+        games: 4,
+        ..MatchConfig::default()
+    };
+    let report = run(&config).unwrap();
+    assert_eq!(report.tally.games(), 4, "{report}");
+    assert_eq!(report.tally.wins, 4, "{report}");
+    assert!(
+        report.faults.iter().all(|f| f.contains("crashed")),
+        "{report}"
+    );
 }

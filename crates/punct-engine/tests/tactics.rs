@@ -138,3 +138,39 @@ fn suite_positions_are_what_they_claim() {
         assert!(can_win_now(&mut passed), "{text}: no threat");
     }
 }
+
+#[test]
+fn the_reference_players_take_wins_and_stop_threats() {
+    use punct_engine::players::{AlphaBeta, Greedy, Player};
+    let players: [Box<dyn Player>; 2] = [Box::new(Greedy), Box::new(AlphaBeta)];
+    for mut player in players {
+        let name = player.name();
+        let mut choose = |text: &str| {
+            let pos = Position::from_text(text).unwrap();
+            let mv = player
+                .choose(&Game::from_position(pos.clone()), &SearchLimits::default())
+                .unwrap();
+            assert!(pos.is_legal(mv), "{name}: {text}: illegal {mv}");
+            (pos, mv)
+        };
+        for text in WINS.iter().chain(CENTRE_WINS) {
+            let (mut pos, mv) = choose(text);
+            let me = pos.turn();
+            pos.make(mv);
+            let outcome = pos.decisive_outcome();
+            assert!(
+                outcome.is_some_and(|o| o.winner == Some(me)),
+                "{name}: {text}: {mv} does not win"
+            );
+        }
+        for text in BLOCKS.iter().chain(CUTS) {
+            let (mut pos, mv) = choose(text);
+            let me = pos.turn();
+            pos.make(mv);
+            match pos.decisive_outcome() {
+                Some(o) => assert_ne!(o.winner, Some(!me), "{name}: {text}: {mv} loses"),
+                None => assert!(!can_win_now(&mut pos), "{name}: {text}: {mv} allows a win"),
+            }
+        }
+    }
+}

@@ -90,7 +90,7 @@ pub struct ReviewArgs {
 /// Arguments of `punct match`.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// First player: random, greedy, level1 … level6 (full), or cmd:<program> for any
+    /// First player: random, greedy, alphabeta, level1 … level6 (full), or cmd:<program> for any
     /// program speaking the engine protocol. Scores are this player's.
     pub first: String,
     /// Second player, named the same way.

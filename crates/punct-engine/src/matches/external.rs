@@ -88,6 +88,12 @@ impl Player for External {
     }
 
     fn new_game(&mut self) {
+        // A program that crashed lost its game; it gets a fresh start for the next one.
+        if matches!(self.child.try_wait(), Ok(Some(_)))
+            && let Ok(fresh) = External::start(&self.command)
+        {
+            *self = fresh;
+        }
         let _ = self.send("newgame");
     }
 

@@ -20,7 +20,7 @@ use punct_core::{Colour, Game, Move, Outcome, Record, Termination, Variant};
 
 use crate::level::Level;
 use crate::limits::{Clock, SearchLimits};
-use crate::players::{EnginePlayer, Greedy, Player, Random};
+use crate::players::{AlphaBeta, EnginePlayer, Greedy, Player, Random};
 use external::External;
 use stats::{Sprt, Tally, Verdict};
 
@@ -31,6 +31,8 @@ pub enum PlayerSpec {
     Random,
     /// The one-move greedy reference player.
     Greedy,
+    /// The three-ply alpha-beta reference player.
+    AlphaBeta,
     /// This engine at a level.
     Level(Level),
     /// A program speaking the engine protocol: the command line to start it.
@@ -40,7 +42,7 @@ pub enum PlayerSpec {
 impl FromStr for PlayerSpec {
     type Err = String;
 
-    /// `random`, `greedy`, `level1` … `level6` (or `full`), or `cmd:<command line>`.
+    /// `random`, `greedy`, `alphabeta`, `level1` … `level6` (or `full`), or `cmd:<command line>`.
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
         let lower = s.to_ascii_lowercase();
         if let Some(command) = s.strip_prefix("cmd:") {
@@ -53,6 +55,7 @@ impl FromStr for PlayerSpec {
         match lower.as_str() {
             "random" => Ok(PlayerSpec::Random),
             "greedy" => Ok(PlayerSpec::Greedy),
+            "alphabeta" => Ok(PlayerSpec::AlphaBeta),
             "full" | "punct" => Ok(PlayerSpec::Level(Level::FULL)),
             _ => lower
                 .strip_prefix("level")
@@ -61,7 +64,7 @@ impl FromStr for PlayerSpec {
                 .map(PlayerSpec::Level)
                 .ok_or_else(|| {
                     format!(
-                        "unknown player `{s}`: expected random, greedy, level1 to level{}, full, \
+                        "unknown player `{s}`: expected random, greedy, alphabeta, level1 to level{}, full, \
                          or cmd:<program>",
                         Level::MAX
                     )
@@ -75,6 +78,7 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::AlphaBeta => f.write_str("alphabeta"),
             PlayerSpec::Level(l) => write!(f, "level{}", l.number()),
             PlayerSpec::External(c) => write!(f, "cmd:{c}"),
         }
@@ -87,6 +91,7 @@ impl PlayerSpec {
         Ok(match self {
             PlayerSpec::Random => Box::new(Random::new(seed)),
             PlayerSpec::Greedy => Box::new(Greedy),
+            PlayerSpec::AlphaBeta => Box::new(AlphaBeta),
             PlayerSpec::Level(level) => Box::new(EnginePlayer::new(*level, seed)),
             PlayerSpec::External(command) => Box::new(External::start(command)?),
         })

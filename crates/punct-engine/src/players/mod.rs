@@ -1,0 +1,60 @@
+//! Players a match can pit against each other: the engine at a level, and reference players
+//! to measure it against (random, greedy one-move, three-ply alpha-beta).
+
+mod alphabeta;
+mod greedy;
+mod random;
+
+use std::sync::atomic::AtomicBool;
+
+use punct_core::{Game, Move};
+
+use crate::engine::{Engine, Options};
+use crate::level::Level;
+use crate::limits::SearchLimits;
+
+pub use alphabeta::AlphaBeta;
+pub use greedy::Greedy;
+pub use random::Random;
+
+/// Something that picks moves.
+pub trait Player: Send {
+    /// A name for records and reports.
+    fn name(&self) -> String;
+    /// Prepares for a new game.
+    fn new_game(&mut self);
+    /// The move to play in the current position of `game`, or why there is none.
+    fn choose(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, String>;
+}
+
+/// The engine at a level.
+pub struct EnginePlayer {
+    engine: Engine,
+}
+
+impl EnginePlayer {
+    /// The engine at `level` with a seed.
+    pub fn new(level: Level, seed: u64) -> EnginePlayer {
+        EnginePlayer {
+            engine: Engine::new(Options { level, seed }),
+        }
+    }
+}
+
+impl Player for EnginePlayer {
+    fn name(&self) -> String {
+        format!("punct level {}", self.engine.options().level.number())
+    }
+
+    fn new_game(&mut self) {
+        self.engine.new_game();
+    }
+
+    fn choose(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, String> {
+        let stop = AtomicBool::new(false);
+        self.engine
+            .search(game, limits, &stop, &mut |_| {})
+            .best_move
+            .ok_or_else(|| "no move found".to_owned())
+    }
+}
