@@ -151,3 +151,17 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
         Defence::Stoppers(stoppers)
     }
 }
+
+/// What a player without search does first: the winning move when there is one, else the
+/// moves worth considering (those that stop the opponent's win in one when it threatens
+/// one and something stops it, else all of them).
+pub fn triage(pos: &mut Position) -> Result<Move, Vec<Move>> {
+    let moves = pos.legal_moves();
+    if let Some(win) = winning_move(pos, Some(&moves)) {
+        return Ok(win);
+    }
+    match defend(pos, &moves, &|| false) {
+        Defence::Stoppers(stoppers) => Err(stoppers),
+        Defence::None | Defence::Lost => Err(moves),
+    }
+}

@@ -10,7 +10,7 @@ use super::Player;
 use crate::evaluation::distances;
 use crate::evaluation::features::{MoveContext, priors};
 use crate::limits::SearchLimits;
-use crate::tactics::{self, Defence};
+use crate::tactics;
 
 /// Plies searched.
 const DEPTH: u32 = 3;
@@ -33,13 +33,10 @@ impl Player for AlphaBeta {
 
     fn choose(&mut self, game: &Game, _: &SearchLimits) -> Result<Move, String> {
         let mut pos = game.position().clone();
-        let mut moves = pos.legal_moves();
-        if let Some(win) = tactics::winning_move(&mut pos, Some(&moves)) {
-            return Ok(win);
-        }
-        if let Defence::Stoppers(stoppers) = tactics::defend(&mut pos, &moves, &|| false) {
-            moves = stoppers;
-        }
+        let moves = match tactics::triage(&mut pos) {
+            Ok(win) => return Ok(win),
+            Err(moves) => moves,
+        };
         let mut best = None;
         let mut alpha = -f32::INFINITY;
         for mv in candidates(&pos, &moves) {

@@ -5,7 +5,7 @@ use punct_core::{Bitboard, Game, Move};
 use super::Player;
 use crate::evaluation::distances;
 use crate::limits::SearchLimits;
-use crate::tactics::{self, Defence};
+use crate::tactics;
 
 /// Takes a win in one, stops the opponent's, and otherwise plays the move that most
 /// improves its connection distance minus the opponent's.
@@ -20,13 +20,10 @@ impl Player for Greedy {
 
     fn choose(&mut self, game: &Game, _: &SearchLimits) -> Result<Move, String> {
         let mut pos = game.position().clone();
-        let mut moves = pos.legal_moves();
-        if let Some(win) = tactics::winning_move(&mut pos, Some(&moves)) {
-            return Ok(win);
-        }
-        if let Defence::Stoppers(stoppers) = tactics::defend(&mut pos, &moves, &|| false) {
-            moves = stoppers;
-        }
+        let moves = match tactics::triage(&mut pos) {
+            Ok(win) => return Ok(win),
+            Err(moves) => moves,
+        };
         let me = pos.turn();
         let mut best = None;
         for mv in moves {
