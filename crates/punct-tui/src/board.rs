@@ -2,9 +2,16 @@
 //!
 //! The geometry is the one of `punct_core::diagram`: row 17 at the top, and cell (c, r) at
 //! x = k·(2c − r) so that each cell has its two lower neighbours k columns to either side on
-//! the line below. The wide scale (k = 2) shows each top dot as its owner's letter and level
-//! (`w1`, capital for a PÜNCT); the compact scale (k = 1) fits an 80×24 terminal and shows
-//! only the level, the owner being the cell's colour. PÜNCT dots are underlined in both.
+//! the line below. The wide and large scales (k = 2, 3) show each top dot as its owner's
+//! letter and level (`w1`, capital for a PÜNCT); the compact scale (k = 1) fits an 80×24
+//! terminal and shows only the level, the owner being the cell's colour. PÜNCT dots are
+//! underlined in all three.
+//!
+//! Highlights never hide whose a dot is: a highlighted dot keeps its owner's colours and is
+//! framed by half blocks in the highlight's colour in the gaps beside it; only empty cells
+//! are filled with the highlight's colour.
+
+use std::collections::HashMap;
 
 use punct_core::geometry::{CENTRE, GOALS};
 use punct_core::{Bitboard, Cell, Colour, Dot, Position};
@@ -18,16 +25,30 @@ use ratatui::widgets::Widget;
 pub enum Scale {
     /// One character per cell, for 80×24 terminals.
     Compact,
-    /// Two characters per cell (owner letter and level).
+    /// Two characters per cell (owner letter and level), one line per row.
     Wide,
+    /// Two characters per cell, cells further apart and two lines per row.
+    Large,
 }
 
 impl Scale {
+    /// The scales from the largest down, in the order layouts try them.
+    pub const LARGEST_FIRST: [Scale; 3] = [Scale::Large, Scale::Wide, Scale::Compact];
+
     /// Columns between a cell and its lower-left or lower-right neighbour.
     const fn step(self) -> u16 {
         match self {
             Scale::Compact => 1,
             Scale::Wide => 2,
+            Scale::Large => 3,
+        }
+    }
+
+    /// Screen lines from one row of cells to the next.
+    const fn row_lines(self) -> u16 {
+        match self {
+            Scale::Compact | Scale::Wide => 1,
+            Scale::Large => 2,
         }
     }
 
@@ -35,19 +56,22 @@ impl Scale {
     const fn margin(self) -> u16 {
         match self {
             Scale::Compact => 3,
-            Scale::Wide => 4,
+            Scale::Wide | Scale::Large => 4,
         }
     }
 
     /// Width of the whole drawing, labels included.
     pub const fn width(self) -> u16 {
-        // The widest glyph and the cursor's closing bracket stand right of the last cell.
-        self.margin() + 30 * self.step() + 3
+        // Right of the last cell stand the widest glyph and the cursor's closing bracket,
+        // and one step further the letters of the columns P and Q.
+        let bracket = self.margin() + 30 * self.step() + 3;
+        let letter = self.margin() + 31 * self.step() + 1;
+        if bracket > letter { bracket } else { letter }
     }
 
     /// Height of the whole drawing: 17 rows and the line of column letters.
     pub const fn height(self) -> u16 {
-        18
+        17 * self.row_lines() + 1
     }
 
     /// Offset of (column, row) from the drawing's top-left corner. Rows −1 and below the
@@ -55,7 +79,8 @@ impl Scale {
     fn offset(self, c: i32, r: i32) -> (u16, u16) {
         // 2c − r ranges over −7..=23 on the board, and −1 for the letters.
         let x = self.margin() as i32 + self.step() as i32 * (2 * c - r + 7);
-        (x.max(0) as u16, (16 - r) as u16)
+        let y = self.row_lines() as i32 * (16 - r);
+        (x.max(0) as u16, y.max(0) as u16)
     }
 }
 
@@ -66,12 +91,36 @@ pub struct Marks {
     pub cursor: Option<Cell>,
     /// Cells of the piece moved last.
     pub last_move: Bitboard,
+    /// Cells of the piece picked up to be moved.
+    pub origin: Bitboard,
     /// Where the selected piece's PÜNCT may go in the chosen rotation.
     pub targets: Bitboard,
-    /// The cells the selected piece would cover at the cursor, and whether that is legal.
-    pub preview: Option<([Cell; 3], bool)>,
+    /// The cells the selected piece would cover at the cursor (or the engine's best move
+    /// would cover), and whether that is legal.
+    pub preview: Option<(Bitboard, bool)>,
     /// The winner's connected dots once the game is over.
     pub chain: Bitboard,
+}
+
+impl Marks {
+    /// The colour `cell` is highlighted in, the most telling mark first.
+    fn colour(&self, cell: Cell) -> Option<Color> {
+        match self.preview {
+            Some((cells, legal)) if cells.contains(cell) => {
+                return Some(if legal { Color::Green } else { Color::Red });
+            }
+            _ => {}
+        }
+        [
+            (self.targets, Color::Cyan),
+            (self.origin, Color::Blue),
+            (self.chain, Color::Magenta),
+            (self.last_move, Color::Yellow),
+        ]
+        .into_iter()
+        .find(|(cells, _)| cells.contains(cell))
+        .map(|(_, colour)| colour)
+    }
 }
 
 /// A position drawn as a hexagon with its labels.
@@ -84,28 +133,32 @@ pub struct BoardView<'a> {
     pub scale: Scale,
 }
 
-/// Whether `cell` lies on one of the six goal sides.
-fn is_goal(cell: Cell) -> bool {
-    GOALS.iter().flatten().any(|side| side.contains(cell))
+/// The glyph of an empty goal cell: its side drawn as part of the hexagon's outline, so that
+/// the two sides of a pair, which lie parallel, share one glyph. In the order of `GOALS`:
+/// columns A and Q, rows 1 and 17, the diagonal sides.
+pub const GOAL_GLYPHS: [char; 3] = ['\\', '-', '/'];
+
+/// The glyph of `cell` when empty.
+fn empty_glyph(cell: Cell) -> (char, Color) {
+    if CENTRE.contains(cell) {
+        return ('+', Color::Yellow);
+    }
+    let axis = GOALS
+        .iter()
+        .position(|pair| pair.iter().any(|side| side.contains(cell)));
+    match axis {
+        Some(axis) => (GOAL_GLYPHS[axis], Color::Cyan),
+        None => ('.', Color::DarkGray),
+    }
 }
 
-/// The text and style of a cell without highlights.
-fn glyph(dot: Option<Dot>, cell: Cell, scale: Scale) -> (String, Style) {
-    let Some(dot) = dot else {
-        let (text, colour) = if CENTRE.contains(cell) {
-            ("+", Color::Yellow)
-        } else if is_goal(cell) {
-            (":", Color::Cyan)
-        } else {
-            (".", Color::DarkGray)
-        };
-        return (text.to_owned(), Style::new().fg(colour));
-    };
+/// The text and style of a cell holding `dot`, without highlights.
+fn dot_glyph(dot: Dot, scale: Scale) -> (String, Style) {
     let piece = dot.piece;
     let level = char::from_digit(u32::from(piece.level % 10), 10).unwrap_or('?');
     let text = match scale {
         Scale::Compact => level.to_string(),
-        Scale::Wide => {
+        Scale::Wide | Scale::Large => {
             let letter = piece.colour.letter();
             let letter = if dot.is_punct {
                 letter.to_ascii_uppercase()
@@ -130,6 +183,20 @@ pub fn owner_style(colour: Colour) -> Style {
     }
 }
 
+/// A gap between cells, framing the dots on either side: the colour of its left half
+/// (the frame of the cell on its left) and of its right half.
+type Gap = [Option<Color>; 2];
+
+/// The character and style that show a gap's two halves.
+fn gap_glyph([left, right]: Gap) -> (&'static str, Style) {
+    match (left, right) {
+        (Some(l), Some(r)) => ("▌", Style::new().fg(l).bg(r)),
+        (Some(l), None) => ("▌", Style::new().fg(l)),
+        (None, Some(r)) => ("▐", Style::new().fg(r)),
+        (None, None) => (" ", Style::new()),
+    }
+}
+
 impl Widget for BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let scale = self.scale;
@@ -141,37 +208,55 @@ impl Widget for BoardView<'_> {
                 buf.set_stringn(x, y, text, room, style);
             }
         };
+        let mut gaps: HashMap<(u16, u16), Gap> = HashMap::new();
+        let mut cursor = None;
         for cell in Cell::all() {
             let (c, r) = cell.coords();
             let (x, y) = scale.offset(c, r);
-            let (text, mut style) = glyph(self.position.top(cell), cell, scale);
-            let previewed = marks.preview.filter(|(cells, _)| cells.contains(&cell));
-            let highlight = if let Some((_, legal)) = previewed {
-                Some(if legal { Color::Green } else { Color::Red })
-            } else if marks.targets.contains(cell) {
-                Some(Color::Cyan)
-            } else if marks.chain.contains(cell) {
-                Some(Color::Magenta)
-            } else if marks.last_move.contains(cell) {
-                Some(Color::Yellow)
-            } else {
-                None
+            let mark = marks.colour(cell);
+            let top = self.position.top(cell);
+            let (text, mut style) = match top {
+                Some(dot) => dot_glyph(dot, scale),
+                None => {
+                    let (glyph, colour) = empty_glyph(cell);
+                    (glyph.to_string(), Style::new().fg(colour))
+                }
             };
-            if let Some(colour) = highlight {
-                style = style.bg(colour).fg(Color::Black);
+            let width = text.chars().count() as u16;
+            match (mark, top) {
+                (Some(colour), Some(_)) => {
+                    if x > 0 {
+                        gaps.entry((x - 1, y)).or_default()[1] = Some(colour);
+                    }
+                    gaps.entry((x + width, y)).or_default()[0] = Some(colour);
+                }
+                (Some(colour), None) => style = style.bg(colour).fg(Color::Black),
+                (None, _) => {}
             }
             if marks.cursor == Some(cell) {
-                style = style.add_modifier(Modifier::REVERSED);
-                let width = text.chars().count() as u16;
-                put(
-                    x.saturating_sub(1),
-                    y,
-                    "[",
-                    Style::new().fg(Color::LightYellow),
-                );
-                put(x + width, y, "]", Style::new().fg(Color::LightYellow));
+                style = if mark.is_none() && top.is_none() {
+                    style.add_modifier(Modifier::REVERSED)
+                } else {
+                    style.add_modifier(Modifier::BOLD)
+                };
+                cursor = Some((x, y, width, mark));
             }
             put(x, y, &text, style);
+        }
+        for ((x, y), gap) in gaps {
+            let (text, style) = gap_glyph(gap);
+            put(x, y, text, style);
+        }
+        // The brackets go over any frame in their gaps, keeping the cell's mark as their
+        // background.
+        if let Some((x, y, width, mark)) = cursor {
+            let style = match mark {
+                Some(colour) => Style::new().fg(Color::Black).bg(colour),
+                None => Style::new().fg(Color::LightYellow),
+            }
+            .add_modifier(Modifier::BOLD);
+            put(x.saturating_sub(1), y, "[", style);
+            put(x + width, y, "]", style);
         }
         let label = Style::new().fg(Color::Gray);
         for r in 0..17 {
@@ -200,63 +285,123 @@ mod tests {
     use super::*;
     use punct_core::Position;
 
-    fn style_at(buf: &Buffer, scale: Scale, name: &str) -> Style {
-        let (c, r) = Cell::parse(name).unwrap().coords();
+    fn cell(name: &str) -> Cell {
+        Cell::parse(name).unwrap()
+    }
+
+    fn cells(names: &[&str]) -> Bitboard {
+        names.iter().map(|&n| cell(n)).collect()
+    }
+
+    fn draw(pos: &Position, marks: &Marks, scale: Scale) -> Buffer {
+        let area = Rect::new(0, 0, scale.width(), scale.height());
+        let mut buf = Buffer::empty(area);
+        BoardView {
+            position: pos,
+            marks,
+            scale,
+        }
+        .render(area, &mut buf);
+        buf
+    }
+
+    /// The screen spot of a cell, and of the gaps left and right of its glyph.
+    fn spots(pos: &Position, scale: Scale, name: &str) -> [(u16, u16); 3] {
+        let (c, r) = cell(name).coords();
         let (x, y) = scale.offset(c, r);
-        buf[(x, y)].style()
+        let dot = pos.top(cell(name)).is_some();
+        let width = if dot && scale != Scale::Compact { 2 } else { 1 };
+        [(x, y), (x - 1, y), (x + width, y)]
     }
 
     #[test]
-    fn owners_punct_dots_and_highlights_have_their_styles() {
-        // White's triangle on E4 (E4 E3 D3) under Black's triangle on K5.
+    fn owners_punct_dots_and_board_features_have_their_styles() {
+        // White's triangle on E4 (E4 E3 D3), Black's on K5 (K5 K4 J4).
         let pos = Position::from_text("standard w 2 wTE4:0@1,bTK5:0@1").unwrap();
-        let cell = |name| Cell::parse(name).unwrap();
-        let marks = Marks {
-            cursor: Some(cell("I9")),
-            last_move: [cell("K5"), cell("K4"), cell("J4")].into_iter().collect(),
-            targets: [cell("B5")].into_iter().collect(),
-            preview: Some(([cell("C7"), cell("C6"), cell("B6")], false)),
-            chain: Bitboard::EMPTY,
-        };
-        for scale in [Scale::Compact, Scale::Wide] {
-            let area = Rect::new(0, 0, scale.width(), scale.height());
-            let mut buf = Buffer::empty(area);
-            BoardView {
-                position: &pos,
-                marks: &marks,
-                scale,
-            }
-            .render(area, &mut buf);
-            let punct = style_at(&buf, scale, "E4");
-            assert_eq!(punct.bg, Some(Color::White));
-            assert!(punct.add_modifier.contains(Modifier::UNDERLINED));
-            let minor = style_at(&buf, scale, "D3");
-            assert_eq!(minor.bg, Some(Color::White));
-            assert!(!minor.add_modifier.contains(Modifier::UNDERLINED));
-            assert_eq!(style_at(&buf, scale, "K5").bg, Some(Color::Yellow));
-            assert_eq!(style_at(&buf, scale, "B5").bg, Some(Color::Cyan));
-            assert_eq!(style_at(&buf, scale, "C6").bg, Some(Color::Red));
+        for scale in Scale::LARGEST_FIRST {
+            let buf = draw(&pos, &Marks::default(), scale);
+            let [punct, ..] = spots(&pos, scale, "E4");
+            assert_eq!(buf[punct].style().bg, Some(Color::White));
             assert!(
-                style_at(&buf, scale, "I9")
+                buf[punct]
+                    .style()
                     .add_modifier
-                    .contains(Modifier::REVERSED)
+                    .contains(Modifier::UNDERLINED)
             );
-            assert_eq!(
-                style_at(&buf, scale, "A5").fg,
-                Some(Color::Cyan),
-                "goal side"
+            let [minor, ..] = spots(&pos, scale, "D3");
+            assert_eq!(buf[minor].style().bg, Some(Color::White));
+            assert!(
+                !buf[minor]
+                    .style()
+                    .add_modifier
+                    .contains(Modifier::UNDERLINED)
             );
-            assert_eq!(
-                style_at(&buf, scale, "H8").fg,
-                Some(Color::Yellow),
-                "centre"
-            );
+            let [black, ..] = spots(&pos, scale, "J4");
+            assert_eq!(buf[black].style().bg, Some(Color::DarkGray));
+            assert_eq!(buf[spots(&pos, scale, "H8")[0]].symbol(), "+", "centre");
+            // Each goal side drawn as its edge of the hexagon: parallel sides alike.
+            for (names, glyph) in [
+                (["A5", "Q12"], "\\"),
+                (["E1", "L17"], "-"),
+                (["L4", "D12"], "/"),
+            ] {
+                for name in names {
+                    let spot = spots(&pos, scale, name)[0];
+                    assert_eq!(buf[spot].symbol(), glyph, "{name} at {scale:?}");
+                    assert_eq!(buf[spot].style().fg, Some(Color::Cyan));
+                }
+            }
         }
     }
 
     #[test]
+    fn highlighted_dots_keep_their_owners_colours_inside_a_frame() {
+        let pos = Position::from_text("standard w 2 wTE4:0@1,bTK5:0@1").unwrap();
+        let marks = Marks {
+            cursor: Some(cell("E4")),
+            last_move: cells(&["K5", "K4", "J4"]),
+            targets: cells(&["B5", "D3"]),
+            preview: Some((cells(&["C7", "C6", "B6"]), false)),
+            ..Marks::default()
+        };
+        for scale in Scale::LARGEST_FIRST {
+            let buf = draw(&pos, &marks, scale);
+            // Black's last move: its dots in Black's colours, framed in yellow.
+            let [k5, left, right] = spots(&pos, scale, "K5");
+            assert_eq!(buf[k5].style().bg, Some(Color::DarkGray), "{scale:?}");
+            assert_eq!(buf[left].symbol(), "▐");
+            assert_eq!(buf[left].style().fg, Some(Color::Yellow));
+            assert_eq!(buf[right].style().fg, Some(Color::Yellow));
+            // A target on White's dot: White's colours framed in cyan.
+            let [d3, left, _] = spots(&pos, scale, "D3");
+            assert_eq!(buf[d3].style().bg, Some(Color::White));
+            assert_eq!(buf[left].style().fg, Some(Color::Cyan));
+            // Empty cells are filled with their mark.
+            assert_eq!(
+                buf[spots(&pos, scale, "B5")[0]].style().bg,
+                Some(Color::Cyan)
+            );
+            assert_eq!(
+                buf[spots(&pos, scale, "C6")[0]].style().bg,
+                Some(Color::Red)
+            );
+            // The cursor on a dot: brackets, and the dot still in its owner's colours.
+            let [e4, left, right] = spots(&pos, scale, "E4");
+            assert_eq!(buf[e4].style().bg, Some(Color::White));
+            assert!(!buf[e4].style().add_modifier.contains(Modifier::REVERSED));
+            assert_eq!((buf[left].symbol(), buf[right].symbol()), ("[", "]"));
+        }
+        // In the compact board neighbours in a row share a gap: K4 and J4 both framed.
+        let buf = draw(&pos, &marks, Scale::Compact);
+        let [_, between, _] = spots(&pos, Scale::Compact, "K4");
+        assert_eq!(buf[between].symbol(), "▌");
+        assert_eq!(buf[between].style().fg, Some(Color::Yellow));
+        assert_eq!(buf[between].style().bg, Some(Color::Yellow));
+    }
+
+    #[test]
     fn every_cell_has_its_own_spot_inside_the_drawing() {
-        for scale in [Scale::Compact, Scale::Wide] {
+        for scale in Scale::LARGEST_FIRST {
             let mut seen = std::collections::HashSet::new();
             for cell in Cell::all() {
                 let (c, r) = cell.coords();
@@ -264,6 +409,12 @@ mod tests {
                 assert!(x + 2 <= scale.width() && y < scale.height(), "{cell}");
                 assert!(x >= scale.margin());
                 assert!(seen.insert((x, y)));
+            }
+            let pos = Position::new(punct_core::Variant::Standard);
+            let buf = draw(&pos, &Marks::default(), scale);
+            let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+            for letter in 'A'..='Q' {
+                assert!(text.contains(letter), "{letter} at {scale:?}");
             }
         }
     }

@@ -30,7 +30,7 @@ pub use play::{Message, Opponent, Play, PlayOptions, Selection};
 /// The engine's strength levels, which [`Opponent::Computer`] takes.
 pub use punct_engine::Level;
 pub use review::Review;
-pub use screen::Screen;
+pub use screen::{Screen, run};
 
 /// Plays a game in the terminal until the player quits.
 pub fn play(options: PlayOptions) -> anyhow::Result<()> {

@@ -1,16 +1,17 @@
-//! Lines of text shared by the play and review screens: the state of the game, the
-//! reserves, the stack under the cursor, an engine's evaluation.
+//! Lines of text shared by the play and review screens: the state of the game and why it
+//! ended, the reserves, the stack under the cursor, an engine's evaluation, the legend.
 
 use std::time::Duration;
 
-use punct_core::{Cell, Colour, Move, Outcome, PieceType, Position};
+use punct_core::geometry::GOALS;
+use punct_core::{Cell, Colour, Move, Outcome, PieceType, Position, Termination};
 use punct_engine::Score;
 use ratatui::Frame;
 use ratatui::style::{Color, Modifier, Style, Stylize as _};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::board::owner_style;
+use crate::board::{Scale, owner_style};
 use crate::screen::MIN_SIZE;
 
 /// A colour's name in its dots' colours.
@@ -18,28 +19,108 @@ pub fn colour_span(colour: Colour) -> Span<'static> {
     Span::styled(format!(" {colour} "), owner_style(colour))
 }
 
-/// Whose turn it is and the centre count, or the result and its reason.
-pub fn status(pos: &Position, outcome: Option<Outcome>) -> Vec<Line<'static>> {
+/// Whose turn it is and the centre count, or the result, why the game ended, and the
+/// centre count; the reason wrapped to `width`.
+pub fn status(pos: &Position, outcome: Option<Outcome>, width: u16) -> Vec<Line<'static>> {
     let [w, b] = pos.centre_count();
-    let first = match outcome {
-        Some(outcome) => Line::from(vec![
-            Span::styled("Game over: ", Style::new().bold()),
-            Span::styled(
-                outcome.to_string(),
-                Style::new()
-                    .fg(Color::LightMagenta)
-                    .add_modifier(Modifier::BOLD),
-            ),
-        ]),
-        None => Line::from(vec![
+    let mut lines = match outcome {
+        Some(outcome) => {
+            let mut lines = vec![Line::from(vec![
+                Span::styled("Game over: ", Style::new().bold()),
+                Span::styled(
+                    outcome.to_string(),
+                    Style::new()
+                        .fg(Color::LightMagenta)
+                        .add_modifier(Modifier::BOLD),
+                ),
+            ])];
+            lines.extend(
+                wrapped(&reason(pos, outcome), width)
+                    .into_iter()
+                    .map(|l| Line::from(l).fg(Color::LightMagenta)),
+            );
+            lines
+        }
+        None => vec![Line::from(vec![
             colour_span(pos.turn()),
             Span::raw(format!(" to move · ply {}", pos.ply())),
-        ]),
+        ])],
     };
-    vec![
-        first,
-        Line::from(format!("Centre hexagon: White {w} · Black {b}")),
-    ]
+    lines.push(Line::from(format!("Centre hexagon: White {w} · Black {b}")));
+    lines
+}
+
+/// The goal sides of each pair of `GOALS`, as people name them.
+const PAIR_NAMES: [&str; 3] = [
+    "columns A and Q",
+    "rows 1 and 17",
+    "the sides J2–P8 and B10–H16",
+];
+
+/// Why the game ended, in words, from the final position.
+pub fn reason(pos: &Position, outcome: Outcome) -> String {
+    // After the last move the side to move is the one who did not make it.
+    let mover = !pos.turn();
+    let joined = |colour: Colour| {
+        let chain = pos.winning_chain(colour);
+        let pairs: Vec<&str> = GOALS
+            .iter()
+            .zip(PAIR_NAMES)
+            .filter(|([a, b], _)| chain.intersects(*a) && chain.intersects(*b))
+            .map(|(_, name)| name)
+            .collect();
+        pairs.join(" and ")
+    };
+    match outcome.termination {
+        Termination::Connection => {
+            let winner = outcome.winner.unwrap_or(mover);
+            format!("{winner}'s visible dots join {}", joined(winner))
+        }
+        Termination::UncoveredConnection => {
+            let winner = outcome.winner.unwrap_or(!mover);
+            format!(
+                "{mover}'s move uncovered {winner}'s line joining {}",
+                joined(winner)
+            )
+        }
+        Termination::CentreMajority | Termination::CentreTie => {
+            format!("{mover} placed their last piece: the central hexagon decides")
+        }
+        Termination::AllPlaced => {
+            format!("{mover} placed their last piece: in the basic game a draw")
+        }
+        Termination::Repetition => "the same position for the third time".to_owned(),
+        Termination::NoLegalMove => format!("{} has no legal move", pos.turn()),
+        Termination::Resignation | Termination::Timeout | Termination::Agreement => {
+            "as the record says".to_owned()
+        }
+    }
+}
+
+/// `text` broken into lines of at most `width` characters at spaces (a longer word gets a
+/// line of its own and is cut by the screen).
+pub fn wrapped(text: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
+/// A count of nodes in a few characters: `950`, `12k`, `3.4M`.
+pub fn nodes(n: u64) -> String {
+    match n {
+        0..10_000 => n.to_string(),
+        10_000..1_000_000 => format!("{}k", n / 1000),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
 }
 
 /// The pieces left in both reserves, by type.
@@ -86,20 +167,93 @@ pub fn stack(pos: &Position, cell: Cell) -> Vec<Line<'static>> {
     lines
 }
 
-/// An evaluation from the side to move's view, and the best line.
-pub fn evaluation(pos: &Position, score: Score, pv: &[Move]) -> Vec<Line<'static>> {
+/// An evaluation from the side to move's view, and the best line wrapped to `width`.
+pub fn evaluation(pos: &Position, score: Score, pv: &[Move], width: u16) -> Vec<Line<'static>> {
     let pct = |x: f32| (x * 100.0).round() as i32;
-    let line: Vec<String> = pv.iter().take(8).map(Move::to_string).collect();
-    vec![
-        Line::from(format!(
-            "{} to move: win {}% · draw {}% · loss {}%",
-            pos.turn(),
-            pct(score.win),
-            pct(score.draw),
-            pct(score.loss)
-        )),
-        Line::from(format!("Best line: {}", line.join(" "))),
-    ]
+    let line: Vec<String> = pv.iter().take(12).map(Move::to_string).collect();
+    let mut lines = vec![Line::from(format!(
+        "{} to move: win {}% · draw {}% · loss {}%",
+        pos.turn(),
+        pct(score.win),
+        pct(score.draw),
+        pct(score.loss)
+    ))];
+    let best = format!("Best line: {}", line.join(" "));
+    for (i, text) in wrapped(&best, width).into_iter().enumerate() {
+        // The first move in the colours the board shows it in.
+        let first = line.first().filter(|_| i == 0);
+        lines.push(match first.and_then(|mv| text.split_once(mv.as_str())) {
+            Some((before, after)) => Line::from(vec![
+                Span::raw(before.to_owned()),
+                Span::styled(
+                    line[0].clone(),
+                    Style::new().fg(Color::Black).bg(Color::Green),
+                ),
+                Span::raw(after.to_owned()),
+            ]),
+            None => Line::from(text),
+        });
+    }
+    lines
+}
+
+/// The highlights of the play screen's board, for [`legend`].
+pub const PLAY_MARKS: [(&str, Color); 6] = [
+    ("last move", Color::Yellow),
+    ("targets", Color::Cyan),
+    ("in hand", Color::Blue),
+    ("at cursor", Color::Green),
+    ("illegal", Color::Red),
+    ("winning line", Color::Magenta),
+];
+
+/// The highlights of the review screen's board, for [`legend`].
+pub const REVIEW_MARKS: [(&str, Color); 3] = [
+    ("last move", Color::Yellow),
+    ("engine's move", Color::Green),
+    ("winning line", Color::Magenta),
+];
+
+/// Width of the legend's lines.
+const LEGEND_WIDTH: usize = 42;
+
+/// What the glyphs of the board and its highlights (`marks`, each a name and colour) mean,
+/// in lines of at most 42 characters.
+pub fn legend(scale: Scale, marks: &[(&'static str, Color)]) -> Vec<Line<'static>> {
+    let dots = match scale {
+        Scale::Compact => [
+            "Digit: level of the top dot; colour: owner",
+            "Underlined: a PÜNCT dot",
+        ],
+        Scale::Wide | Scale::Large => [
+            "W1 b2: owner and level of the top dot",
+            "Capital and underlined: a PÜNCT dot",
+        ],
+    };
+    let mut lines: Vec<Line<'static>> = dots.into_iter().map(Line::from).collect();
+    lines.extend([
+        Line::from(vec![
+            Span::styled("+", Style::new().fg(Color::Yellow)),
+            Span::raw(" central hexagon · "),
+            Span::styled("\\ - /", Style::new().fg(Color::Cyan)),
+            Span::raw(" goal sides"),
+        ]),
+        Line::from("To win, join two parallel goal sides"),
+    ]);
+    let mut line = vec![Span::raw("Marks:")];
+    let mut used = "Marks:".len();
+    for &(name, colour) in marks {
+        if used + 1 + name.chars().count() > LEGEND_WIDTH {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            line.push(Span::raw("      "));
+            used = "      ".len();
+        }
+        line.push(Span::raw(" "));
+        line.push(Span::styled(name, Style::new().fg(Color::Black).bg(colour)));
+        used += 1 + name.chars().count();
+    }
+    lines.push(Line::from(line));
+    lines
 }
 
 /// The moves two plies a line, numbered, at most `rows` lines around the first `shown`

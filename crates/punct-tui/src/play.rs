@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use punct_core::geometry::CENTRE;
-use punct_core::{Bitboard, Cell, Colour, Game, Move, PieceType, Position, Variant};
+use punct_core::{Bitboard, Cell, Colour, Game, Move, Piece, PieceType, Position, Variant};
 use punct_engine::{Level, Options, SearchInfo, SearchLimits};
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -320,43 +320,63 @@ impl Play {
             return;
         }
         if let Some(mv) = self.candidate() {
-            // Setting a piece down where it was picked up, unturned, puts it back.
-            let unchanged = self
-                .game
-                .position()
-                .piece_at(self.cursor.cell)
-                .is_some_and(|p| {
-                    self.selection == Some(Selection::Board(p.at)) && p.rotation == mv.rotation()
-                });
-            if unchanged {
+            if self.puts_back(mv) {
                 self.selection = None;
                 self.message = Some(Message::Info("put back".to_owned()));
-            } else {
-                self.play_move(mv);
+                return;
             }
-            return;
+            // Enter on another of one's own pieces, where the piece in hand cannot go, means
+            // taking that piece instead.
+            let other = self.own_piece_at_cursor().filter(|p| {
+                self.selection != Some(Selection::Board(p.at))
+                    && self.game.position().check(mv).is_err()
+            });
+            if other.is_none() {
+                self.play_move(mv);
+                return;
+            }
         }
         let pos = self.game.position();
         let cell = self.cursor.cell;
-        match pos.piece_at(cell) {
+        match pos.top(cell).map(|dot| dot.piece) {
             None => self.refuse(format!(
-                "no piece has its PÜNCT on {cell}: pick a reserve piece with T C E L M R or p"
+                "there is no piece on {cell}: take a reserve piece with T C E L M R or p"
             )),
             Some(piece) if piece.colour != pos.turn() => {
                 self.refuse(format!("the piece on {cell} is {}'s", piece.colour));
             }
-            Some(_) if !pos.movable().contains(cell) => self.refuse(format!(
-                "the piece on {cell} cannot move: another piece lies above it"
+            Some(piece) if !pos.movable().contains(piece.at) => self.refuse(format!(
+                "the {} on {} cannot move: another piece lies above it",
+                piece.kind, piece.at
             )),
             Some(piece) => {
-                self.selection = Some(Selection::Board(cell));
+                self.selection = Some(Selection::Board(piece.at));
                 self.rotation = piece.rotation;
+                // The cursor stands for the PÜNCT, so it starts where the PÜNCT is.
+                self.cursor.jump(piece.at);
                 self.message = Some(Message::Info(format!(
-                    "{} on {cell} picked up: move the cursor, r rotates, Enter sets it down",
-                    piece.kind
+                    "{} on {} picked up: move the cursor, r turns it, Enter sets it down",
+                    piece.kind, piece.at
                 )));
             }
         }
+    }
+
+    /// Whether `mv` would set the piece in hand down unturned where it was picked up.
+    fn puts_back(&self, mv: Move) -> bool {
+        self.game
+            .position()
+            .piece_at(self.cursor.cell)
+            .is_some_and(|p| {
+                self.selection == Some(Selection::Board(p.at)) && p.rotation == mv.rotation()
+            })
+    }
+
+    /// The mover's piece whose top dot is under the cursor.
+    fn own_piece_at_cursor(&self) -> Option<Piece> {
+        let pos = self.game.position();
+        let piece = pos.top(self.cursor.cell)?.piece;
+        (piece.colour == pos.turn()).then_some(piece)
     }
 
     fn select_reserve(&mut self, t: PieceType) {
@@ -422,38 +442,68 @@ impl Play {
         })
     }
 
-    /// Where the selected piece's PÜNCT may go in the chosen rotation.
-    pub fn targets(&self) -> Bitboard {
-        let (Some(selection), Some(kind)) = (self.selection, self.selected_type()) else {
-            return Bitboard::EMPTY;
+    /// The legal moves of the selected piece, in any rotation.
+    fn selected_moves(&self) -> Vec<Move> {
+        let Some(selection) = self.selection else {
+            return Vec::new();
         };
-        let rotation = kind.normalize(self.rotation);
         self.game
             .position()
             .legal_moves()
             .into_iter()
-            .filter(|mv| mv.rotation() == rotation)
-            .filter_map(|mv| match (selection, mv) {
-                (Selection::Reserve(t), Move::Place { piece, at, .. }) if piece == t => Some(at),
-                (Selection::Board(f), Move::Shift { from, to, .. }) if from == f => Some(to),
-                _ => None,
+            .filter(|&mv| match (selection, mv) {
+                (Selection::Reserve(t), Move::Place { piece, .. }) => piece == t,
+                (Selection::Board(f), Move::Shift { from, .. }) => from == f,
+                _ => false,
             })
             .collect()
+    }
+
+    /// Where the selected piece's PÜNCT may go in the chosen rotation, and how many moves
+    /// it has in the other rotations.
+    pub fn targets(&self) -> (Bitboard, usize) {
+        let Some(kind) = self.selected_type() else {
+            return (Bitboard::EMPTY, 0);
+        };
+        let rotation = kind.normalize(self.rotation);
+        let (here, other): (Vec<Move>, Vec<Move>) = self
+            .selected_moves()
+            .into_iter()
+            .partition(|mv| mv.rotation() == rotation);
+        (
+            here.into_iter().map(Move::destination).collect(),
+            other.len(),
+        )
+    }
+
+    /// The move the piece in hand would make at the cursor, and why it is illegal if it is.
+    pub fn verdict(&self) -> Option<(Move, Result<(), String>)> {
+        let mv = self.candidate()?;
+        let check = self.game.position().check(mv);
+        Some((mv, check.map(|_| ()).map_err(|e| e.to_string())))
     }
 
     /// What the board should highlight.
     pub fn marks(&self) -> Marks {
         let pos = self.game.position();
-        let targets = self.targets();
-        let preview = self.candidate().and_then(|_| {
+        let (targets, _) = self.targets();
+        let preview = self.verdict().map(|(_, verdict)| {
+            let at = self.cursor.cell;
+            // A piece reaching off the board shows only its PÜNCT.
             let cells = self
-                .selected_type()?
-                .footprint(self.cursor.cell, self.rotation)?;
-            Some((cells, targets.contains(self.cursor.cell)))
+                .selected_type()
+                .and_then(|kind| kind.footprint(at, self.rotation))
+                .map_or(Bitboard::from_cell(at), |cells| cells.into_iter().collect());
+            (cells, verdict.is_ok())
         });
+        let origin = match self.selection {
+            Some(Selection::Board(at)) => piece_cells(pos, at),
+            _ => Bitboard::EMPTY,
+        };
         Marks {
             cursor: Some(self.cursor.cell),
             last_move: last_move_cells(pos, self.game.moves().last().copied()),
+            origin,
             targets,
             preview,
             chain: match self.game.outcome().and_then(|o| o.winner) {
@@ -542,7 +592,12 @@ impl Play {
 
 /// The cells of the piece that `last` moved or placed to reach `pos`.
 pub fn last_move_cells(pos: &Position, last: Option<Move>) -> Bitboard {
-    last.and_then(|mv| pos.piece_at(mv.destination()))
+    last.map_or(Bitboard::EMPTY, |mv| piece_cells(pos, mv.destination()))
+}
+
+/// The cells of the top piece whose PÜNCT is on `at`.
+pub fn piece_cells(pos: &Position, at: Cell) -> Bitboard {
+    pos.piece_at(at)
         .and_then(|piece| piece.cells())
         .map_or(Bitboard::EMPTY, |cells| cells.into_iter().collect())
 }
@@ -586,7 +641,7 @@ mod tests {
         assert_eq!(play.selection(), Some(Selection::Reserve(PieceType::T)));
         // The cursor leaves the central hexagon for E6.
         assert_eq!(play.cursor().to_string(), "E6");
-        assert!(play.targets().contains(play.cursor()));
+        assert!(play.targets().0.contains(play.cursor()));
         press(&mut play, KeyCode::Char('r'));
         press(&mut play, KeyCode::Left);
         assert_eq!(play.candidate().unwrap().to_string(), "TD6:1");
@@ -613,7 +668,7 @@ mod tests {
         assert!(refusal(&play).contains("malformed move"));
         press(&mut play, KeyCode::Esc);
         press(&mut play, KeyCode::Enter);
-        assert!(refusal(&play).contains("no piece has its PÜNCT on I9"));
+        assert!(refusal(&play).contains("there is no piece on I9"));
         press(&mut play, KeyCode::Char('x'));
         assert!(refusal(&play).contains("does nothing"));
         press(&mut play, KeyCode::Char('t'));

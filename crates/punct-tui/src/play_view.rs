@@ -8,7 +8,7 @@ use ratatui::style::{Color, Style, Stylize as _};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
-use crate::board::BoardView;
+use crate::board::{BoardView, Scale};
 use crate::panel;
 use crate::play::{Message, Opponent, Play, Selection};
 use crate::screen::{Screen, layout};
@@ -16,11 +16,17 @@ use crate::screen::{Screen, layout};
 /// Rows under the board: two of messages, the text field, the keys.
 const FOOTER_HEIGHT: u16 = 4;
 
+/// Rows the move list should keep before the legend is shown in the panel.
+const LEGEND_ROOM_FOR_MOVES: usize = 8;
+
 const KEYS: &str = "⏎ pick/play · TCELMR/p reserve · r rotate · : type · u back · s save · ? keys";
 
 /// Every key, for the help window.
 const HELP: [(&str, &str); 12] = [
-    ("arrows", "move the cursor over the board"),
+    (
+        "arrows",
+        "move the cursor; the panel lists the dots stacked there",
+    ),
     ("T C E L M R", "take a piece of that type from your reserve"),
     ("p", "take the next type left in your reserve"),
     (
@@ -57,12 +63,12 @@ impl Screen for Play {
         };
         frame.render_widget(board, areas.board);
         frame.render_widget(
-            Paragraph::new(self.panel_lines(areas.panel.height)),
+            Paragraph::new(self.panel_lines(areas.panel, areas.scale)),
             areas.panel,
         );
         self.draw_footer(frame, areas.footer);
         if self.shows_help() {
-            draw_help(frame);
+            draw_help(frame, areas.scale);
         }
     }
 
@@ -80,7 +86,7 @@ impl Screen for Play {
 }
 
 impl Play {
-    fn panel_lines(&self, height: u16) -> Vec<Line<'static>> {
+    fn panel_lines(&self, area: Rect, scale: Scale) -> Vec<Line<'static>> {
         let game = self.game();
         let pos = game.position();
         let mut lines = vec![
@@ -96,7 +102,7 @@ impl Play {
             },
             Line::default(),
         ];
-        lines.extend(panel::status(pos, game.outcome()));
+        lines.extend(panel::status(pos, game.outcome(), area.width));
         lines.push(Line::default());
         lines.extend(panel::reserves(pos));
         lines.push(Line::default());
@@ -108,51 +114,66 @@ impl Play {
             lines.push(match self.thinking() {
                 Some((elapsed, info)) => {
                     let detail = info.map_or(String::new(), |i| {
-                        format!(" · depth {} · {} nodes", i.depth, i.nodes)
+                        format!(" · depth {} · {} nodes", i.depth, panel::nodes(i.nodes))
                     });
-                    Line::from(format!(
-                        "Computer thinking {}{detail}",
-                        panel::spinner(elapsed)
-                    ))
-                    .fg(Color::LightCyan)
+                    Line::from(format!("Thinking {}{detail}", panel::spinner(elapsed)))
+                        .fg(Color::LightCyan)
+                        .bold()
                 }
                 None => Line::from(format!("Computer: {level}")),
             });
         }
-        if let Some(line) = self.selection_line() {
-            lines.push(line);
-        }
+        lines.extend(self.selection_lines(area.width));
         lines.push(Line::default());
         lines.extend(panel::stack(pos, self.cursor()));
-        // The latest moves, in what room is left.
-        let rows = usize::from(height).saturating_sub(lines.len() + 2);
-        if rows > 0 && !game.moves().is_empty() {
+        // The legend and the latest moves, in what room is left.
+        let legend = panel::legend(scale, &panel::PLAY_MARKS);
+        let mut rows = usize::from(area.height).saturating_sub(lines.len() + 1);
+        if rows >= legend.len() + 1 + LEGEND_ROOM_FOR_MOVES {
+            lines.push(Line::default());
+            rows -= legend.len() + 1;
+            lines.extend(legend);
+        }
+        if rows > 1 && !game.moves().is_empty() {
             lines.push(Line::default());
             let moves = game.moves();
             let first = game.start().turn();
-            lines.extend(panel::move_list(moves, first, moves.len(), rows));
+            lines.extend(panel::move_list(moves, first, moves.len(), rows - 1));
         }
         lines
     }
 
-    fn selection_line(&self) -> Option<Line<'static>> {
-        let kind = self.selected_type()?;
-        let places = self.targets().count();
-        let what = match self.selection()? {
+    /// The piece in hand, where it can go, and what Enter would do with it at the cursor.
+    fn selection_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let (Some(selection), Some(kind)) = (self.selection(), self.selected_type()) else {
+            return Vec::new();
+        };
+        let (targets, other) = self.targets();
+        let what = match selection {
             Selection::Reserve(t) => format!("Placing {t}"),
             Selection::Board(cell) => format!("Moving {kind} from {cell}"),
         };
-        let shown = self
-            .candidate()
-            .map(|mv| mv.to_string())
-            .unwrap_or_default();
-        Some(
-            Line::from(format!(
-                "{what} · rotation {} · {places} places · {shown}",
-                kind.normalize(self.rotation())
-            ))
-            .fg(Color::LightGreen),
-        )
+        let mut head = format!(
+            "{what}, rotation {}: {} places",
+            kind.normalize(self.rotation()),
+            targets.count()
+        );
+        if targets.is_empty() {
+            head.push_str(&format!(" ({other} turned)"));
+        }
+        let mut lines = vec![Line::from(head).fg(Color::LightGreen)];
+        if let Some((mv, verdict)) = self.verdict() {
+            let (text, colour) = match verdict {
+                Ok(()) => (format!("{mv}: Enter plays it"), Color::LightGreen),
+                Err(why) => (format!("{mv}: {why}"), Color::LightRed),
+            };
+            lines.extend(
+                panel::wrapped(&text, width)
+                    .into_iter()
+                    .map(|l| Line::from(l).fg(colour)),
+            );
+        }
+        lines
     }
 
     fn draw_footer(&self, frame: &mut Frame, area: Rect) {
@@ -194,9 +215,9 @@ impl Play {
     }
 }
 
-/// The list of keys in a window over the middle of the screen.
-fn draw_help(frame: &mut Frame) {
-    let lines: Vec<Line> = HELP
+/// The list of keys and the legend in a window over the middle of the screen.
+fn draw_help(frame: &mut Frame, scale: Scale) {
+    let mut lines: Vec<Line> = HELP
         .iter()
         .map(|(keys, what)| {
             Line::from(vec![
@@ -205,9 +226,15 @@ fn draw_help(frame: &mut Frame) {
             ])
         })
         .collect();
+    lines.push(Line::default());
+    lines.extend(
+        panel::legend(scale, &panel::PLAY_MARKS)
+            .into_iter()
+            .map(|line| Line::from([vec![Span::raw("  ")], line.spans].concat())),
+    );
     let area = frame.area();
     let width = area.width.min(78);
-    let height = area.height.min(HELP.len() as u16 + 2);
+    let height = area.height.min(lines.len() as u16 + 2);
     let window = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,

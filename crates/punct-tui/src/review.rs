@@ -2,15 +2,16 @@
 
 use std::time::Duration;
 
-use punct_core::{Game, Move, Record};
+use punct_core::{Bitboard, Cell, Game, Move, Record};
 use punct_engine::{Level, Options, Score, SearchLimits};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Stylize as _};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use crate::board::{BoardView, Marks};
+use crate::board::{BoardView, Marks, Scale};
 use crate::cursor::{Arrow, Cursor};
 use crate::panel;
 use crate::play::last_move_cells;
@@ -44,6 +45,9 @@ pub struct Review {
 }
 
 const KEYS: &str = "← → step · Home End · a analyse · x look at stacks · q quit";
+
+/// Rows the move list should keep before the legend is shown in the panel.
+const LEGEND_ROOM_FOR_MOVES: usize = 8;
 const STACK_KEYS: &str = "arrows move the cursor · x or Esc back to stepping · q quit";
 
 impl Review {
@@ -130,8 +134,14 @@ impl Review {
                 }
             }
             KeyCode::Char('x') => {
-                let centre = punct_core::Cell::from_coords(8, 8);
-                self.cursor = centre.map(Cursor::new);
+                // Start on the piece just moved, where a stack most likely needs a look.
+                let game = self.shown_game();
+                let cell = game
+                    .moves()
+                    .last()
+                    .map(|mv| mv.destination())
+                    .or(Cell::from_coords(8, 8));
+                self.cursor = cell.map(Cursor::new);
             }
             KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
             _ => {}
@@ -174,7 +184,41 @@ impl Review {
         });
     }
 
-    fn panel_lines(&self, game: &Game, height: u16) -> Vec<Line<'static>> {
+    /// The engine's analysis of the position shown, once it has one.
+    fn current_analysis(&self) -> Option<&Analysis> {
+        self.analysis
+            .as_ref()
+            .filter(|a| self.analysing && a.shown == self.shown)
+    }
+
+    /// What the board highlights in `game`, the shown part of the record.
+    fn marks(&self, game: &Game) -> Marks {
+        let pos = game.position();
+        // The engine's best move, where it would put the piece.
+        let best = self
+            .current_analysis()
+            .and_then(|a| a.pv.first())
+            .and_then(|&mv| {
+                let kind = match mv {
+                    Move::Place { piece, .. } => piece,
+                    Move::Shift { from, .. } => pos.piece_at(from)?.kind,
+                };
+                kind.footprint(mv.destination(), mv.rotation())
+            })
+            .map(|cells| (cells.into_iter().collect(), true));
+        Marks {
+            cursor: self.cursor.map(|c| c.cell),
+            last_move: last_move_cells(pos, game.moves().last().copied()),
+            preview: best,
+            chain: match game.outcome().and_then(|o| o.winner) {
+                Some(winner) => pos.winning_chain(winner),
+                None => Bitboard::EMPTY,
+            },
+            ..Marks::default()
+        }
+    }
+
+    fn panel_lines(&self, game: &Game, area: Rect, scale: Scale) -> Vec<Line<'static>> {
         let pos = game.position();
         // Records from elsewhere may lack tags, or hold the `?` of PGN for unknown ones.
         let tag = |name| self.record.tag(name).filter(|v| !v.is_empty() && *v != "?");
@@ -216,11 +260,11 @@ impl Review {
         if let Some(comment) = comment {
             lines.push(Line::from(format!("{{{comment}}}")).italic());
         }
-        lines.extend(panel::status(pos, game.outcome()));
+        lines.extend(panel::status(pos, game.outcome(), area.width));
         lines.extend(panel::reserves(pos));
         lines.push(Line::default());
         if self.analysing {
-            let current = self.analysis.as_ref().filter(|a| a.shown == self.shown);
+            let current = self.current_analysis();
             let head = match self.worker.thinking_since() {
                 Some(since) => format!("Analysing {}", panel::spinner(since.elapsed())),
                 None => "Analysis".to_owned(),
@@ -228,10 +272,14 @@ impl Review {
             match current {
                 Some(a) => {
                     lines.push(
-                        Line::from(format!("{head} · depth {} · {} nodes", a.depth, a.nodes))
-                            .fg(Color::LightCyan),
+                        Line::from(format!(
+                            "{head} · depth {} · {} nodes",
+                            a.depth,
+                            panel::nodes(a.nodes)
+                        ))
+                        .fg(Color::LightCyan),
                     );
-                    lines.extend(panel::evaluation(pos, a.score, &a.pv));
+                    lines.extend(panel::evaluation(pos, a.score, &a.pv, area.width));
                 }
                 None if game.outcome().is_some() => {
                     lines.push(Line::from("Analysis: the game is over here").fg(Color::LightCyan));
@@ -245,7 +293,13 @@ impl Review {
         match self.cursor {
             Some(cursor) => lines.extend(panel::stack(pos, cursor.cell)),
             None => {
-                let rows = usize::from(height).saturating_sub(lines.len());
+                let legend = panel::legend(scale, &panel::REVIEW_MARKS);
+                let mut rows = usize::from(area.height).saturating_sub(lines.len());
+                if rows >= legend.len() + 1 + LEGEND_ROOM_FOR_MOVES {
+                    rows -= legend.len() + 1;
+                    lines.extend(legend);
+                    lines.push(Line::default());
+                }
                 let moves = self.record.game.moves();
                 let first = self.record.game.start().turn();
                 lines.extend(panel::move_list(moves, first, self.shown, rows));
@@ -263,15 +317,7 @@ impl Screen for Review {
         };
         let game = self.shown_game();
         let pos = game.position();
-        let marks = Marks {
-            cursor: self.cursor.map(|c| c.cell),
-            last_move: last_move_cells(pos, game.moves().last().copied()),
-            chain: match game.outcome().and_then(|o| o.winner) {
-                Some(winner) => pos.winning_chain(winner),
-                None => punct_core::Bitboard::EMPTY,
-            },
-            ..Marks::default()
-        };
+        let marks = self.marks(&game);
         let board = BoardView {
             position: pos,
             marks: &marks,
@@ -279,7 +325,7 @@ impl Screen for Review {
         };
         frame.render_widget(board, areas.board);
         frame.render_widget(
-            Paragraph::new(self.panel_lines(&game, areas.panel.height)),
+            Paragraph::new(self.panel_lines(&game, areas.panel, areas.scale)),
             areas.panel,
         );
         let keys = if self.cursor.is_some() {
@@ -326,7 +372,11 @@ mod tests {
         press(&mut review, KeyCode::Left);
         assert_eq!(review.shown(), 1);
         let text: Vec<String> = review
-            .panel_lines(&review.shown_game(), 30)
+            .panel_lines(
+                &review.shown_game(),
+                Rect::new(0, 0, 43, 30),
+                Scale::Compact,
+            )
             .iter()
             .map(ToString::to_string)
             .collect();
@@ -343,7 +393,22 @@ mod tests {
         let analysis = review.analysis.clone().expect("an analysis");
         assert_eq!(analysis.shown, 0);
         assert!(!analysis.pv.is_empty());
+        // The best move is shown on the board where it would put the piece.
+        let best = analysis.pv[0];
+        let (cells, legal) = review
+            .marks(&review.shown_game())
+            .preview
+            .expect("best move");
+        assert!(legal && cells.contains(best.destination()) && cells.count() == 3);
+        press(&mut review, KeyCode::Right);
+        assert!(
+            review.marks(&review.shown_game()).preview.is_none(),
+            "stale"
+        );
+        press(&mut review, KeyCode::Left);
+        // The stack viewer starts on the piece moved last, here none: the centre.
         press(&mut review, KeyCode::Char('x'));
+        assert_eq!(review.cursor.unwrap().cell.to_string(), "I9");
         press(&mut review, KeyCode::Left);
         assert_eq!(
             review.shown(),
@@ -353,6 +418,13 @@ mod tests {
         press(&mut review, KeyCode::Esc);
         press(&mut review, KeyCode::End);
         assert_eq!(review.shown(), 3);
+        press(&mut review, KeyCode::Char('x'));
+        assert_eq!(
+            review.cursor.unwrap().cell.to_string(),
+            "D6",
+            "TD6:1 was last"
+        );
+        press(&mut review, KeyCode::Esc);
         press(&mut review, KeyCode::Char('q'));
         assert!(review.is_done());
     }

@@ -27,7 +27,8 @@ pub trait Screen {
 const TICK: Duration = Duration::from_millis(50);
 
 /// Runs `screen` in the terminal until it is done or Ctrl-C is pressed, then restores the
-/// terminal (ratatui's panic hook restores it on a panic too).
+/// terminal; ratatui's panic hook restores it on a panic too, before the panic's message is
+/// printed.
 pub fn run(screen: &mut dyn Screen) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("this command draws a full-screen board and needs a terminal");
@@ -92,17 +93,19 @@ pub const MIN_SIZE: (u16, u16) = (64, 22);
 const PANEL_WIDTH: u16 = 44;
 
 /// Splits the screen: the board top left, the panel at its right, the footer below; the
-/// wide board when there is room for it and the panel.
+/// largest board that leaves room for the panel.
 pub fn layout(area: Rect, footer_height: u16) -> Option<Areas> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return None;
     }
     let top_height = area.height - footer_height;
-    let scale = if area.width >= Scale::Wide.width() + PANEL_WIDTH {
-        Scale::Wide
-    } else {
-        Scale::Compact
+    let fits = |scale: Scale| {
+        area.width >= scale.width() + 1 + PANEL_WIDTH && top_height >= scale.height()
     };
+    let scale = Scale::LARGEST_FIRST
+        .into_iter()
+        .find(|&scale| fits(scale))
+        .unwrap_or(Scale::Compact);
     let board_width = scale.width() + 1;
     Some(Areas {
         board: Rect::new(area.x, area.y, board_width, top_height.min(scale.height())),
@@ -122,14 +125,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn layouts_fit_the_screen() {
+    fn layouts_fit_the_screen_and_use_the_room_there_is() {
         let small = layout(Rect::new(0, 0, 80, 24), 4).unwrap();
         assert_eq!(small.scale, Scale::Compact);
         assert_eq!(small.board.height, 18);
         assert!(small.panel.right() <= 80 && small.footer.bottom() == 24);
-        let big = layout(Rect::new(0, 0, 140, 40), 4).unwrap();
-        assert_eq!(big.scale, Scale::Wide);
-        assert!(big.panel.width >= PANEL_WIDTH);
+        let wide = layout(Rect::new(0, 0, 140, 30), 4).unwrap();
+        assert_eq!(wide.scale, Scale::Wide);
+        assert!(wide.panel.width >= PANEL_WIDTH);
+        let large = layout(Rect::new(0, 0, 160, 50), 4).unwrap();
+        assert_eq!(large.scale, Scale::Large);
+        assert!(large.panel.width >= PANEL_WIDTH);
+        assert!(large.board.bottom() <= large.footer.y);
+        // Wide enough for the large board but too low: the wide one.
+        assert_eq!(
+            layout(Rect::new(0, 0, 160, 30), 4).unwrap().scale,
+            Scale::Wide
+        );
         assert!(layout(Rect::new(0, 0, 40, 10), 4).is_none());
     }
 }

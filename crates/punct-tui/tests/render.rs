@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
+use punct_core::Colour;
 use punct_core::{Cell, Record, Variant};
-use punct_tui::{BoardView, Marks, Opponent, Play, PlayOptions, Review, Scale, Screen};
+use punct_tui::{BoardView, Level, Marks, Opponent, Play, PlayOptions, Review, Scale, Screen};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -97,6 +98,52 @@ fn stacks_with_the_stack_viewer_in_both_sizes() {
 }
 
 #[test]
+fn a_board_piece_picked_up_by_a_minor_dot_shows_where_it_can_go() {
+    // White to move; White's triangle on E7 covers E7 E6 D6.
+    let mut play = two_people(Variant::Standard, &STACKED[..4]);
+    go_to(&mut play, "E6");
+    press(&mut play, KeyCode::Enter);
+    assert_eq!(
+        play.cursor().to_string(),
+        "E7",
+        "the cursor goes to the PÜNCT"
+    );
+    go_to(&mut play, "E4");
+    insta::assert_snapshot!("picked_up_compact", draw(&play, 80, 24));
+    insta::assert_snapshot!("picked_up_large", draw(&play, 160, 50));
+    press(&mut play, KeyCode::Enter);
+    assert_eq!(play.game().moves().last().unwrap().to_string(), "E7-E4:0");
+}
+
+#[test]
+fn the_computer_thinking_is_shown_and_the_screen_answers_meanwhile() {
+    let mut play = Play::new(PlayOptions {
+        variant: Variant::Standard,
+        opponent: Opponent::Computer {
+            level: Level::FULL,
+            human: Colour::White,
+        },
+        movetime: Duration::from_secs(60),
+        seed: 1,
+    });
+    press(&mut play, KeyCode::Char(':'));
+    for c in "TE4:0".chars() {
+        press(&mut play, KeyCode::Char(c));
+    }
+    press(&mut play, KeyCode::Enter);
+    let screen = draw(&play, 80, 24);
+    assert!(screen.contains("Thinking"), "{screen}");
+    press(&mut play, KeyCode::Right);
+    press(&mut play, KeyCode::Char('T'));
+    let screen = draw(&play, 80, 24);
+    assert!(screen.contains("it is the computer's turn"), "{screen}");
+    assert!(
+        screen.contains("J9: empty board"),
+        "the cursor moved:\n{screen}"
+    );
+}
+
+#[test]
 fn a_finished_game_shows_the_result_and_refuses_moves() {
     let mut play = two_people(Variant::Basic, &WHITE_CONNECTS);
     press(&mut play, KeyCode::Char('T'));
@@ -105,21 +152,21 @@ fn a_finished_game_shows_the_result_and_refuses_moves() {
 
 #[test]
 fn reviewing_a_finished_game() {
-    let mut game = two_people(Variant::Basic, &WHITE_CONNECTS).game().clone();
-    let record = Record::from_game(game.clone(), "Ada", "Bob", "2026.11.22");
+    let game = two_people(Variant::Basic, &WHITE_CONNECTS).game().clone();
+    let record = Record::from_game(game, "Ada", "Bob", "2026.11.22");
     let mut review = Review::new(record, "ada-bob.pgn", Duration::from_millis(10), 1);
     insta::assert_snapshot!("review_end", draw(&review, 120, 30));
     review.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
     review.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
-    game.undo();
     insta::assert_snapshot!("review_two_back", draw(&review, 80, 24));
+    insta::assert_snapshot!("review_large", draw(&review, 160, 50));
 }
 
 #[test]
 fn the_board_widget_alone_and_a_tiny_terminal() {
     let play = two_people(Variant::Standard, &STACKED);
     let marks = Marks::default();
-    for scale in [Scale::Compact, Scale::Wide] {
+    for scale in Scale::LARGEST_FIRST {
         let board = BoardView {
             position: play.game().position(),
             marks: &marks,
