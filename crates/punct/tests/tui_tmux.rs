@@ -14,13 +14,19 @@ struct Tmux {
 
 impl Tmux {
     /// A server with one 80×24 window running `command` through `sh` in `dir`; the shell
-    /// prints the exit status afterwards and keeps the window open, so the test can see both
-    /// that the program ended cleanly and that the terminal was given back.
+    /// prints the exit status and the terminal's line settings afterwards and keeps the
+    /// window open, so the test can see both that the program ended cleanly and that the
+    /// terminal was given back.
     fn start(name: &str, dir: &Path, command: &str) -> Tmux {
         let tmux = Tmux {
             socket: format!("punct-e2e-{}-{name}", std::process::id()),
         };
-        let script = format!("{command}; echo EXIT=$?; sleep 60");
+        // `stty -a` lists `icanon` and `echo` when the terminal is back in its normal mode,
+        // `-icanon` and `-echo` while it is still raw.
+        let script = format!(
+            "{command}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -e '-*icanon' -e '-*echo' \
+             | tr '\\n' ' '; echo; sleep 60"
+        );
         tmux.run(&[
             "new-session",
             "-d",
@@ -82,6 +88,24 @@ impl Tmux {
         self.wait_until(&format!("`{needle}`"), |screen| screen.contains(needle))
     }
 
+    /// Waits for the program to end, and checks that it ended well and gave the terminal
+    /// back: out of the alternate screen (`gone` no longer shown) and out of raw mode.
+    fn expect_exit(&self, status: &str, gone: &str) -> String {
+        let screen = self.wait_until("the exit status and terminal mode", |screen| {
+            screen.contains("EXIT=") && screen.contains("icanon")
+        });
+        assert!(screen.contains(&format!("EXIT={status}")), "{screen}");
+        assert!(
+            screen.contains("icanon echo") && !screen.contains("-icanon"),
+            "the terminal was left in raw mode:\n{screen}"
+        );
+        assert!(
+            !screen.contains(gone),
+            "the terminal was not restored:\n{screen}"
+        );
+        screen
+    }
+
     /// Waits until the screen passes `test` (described by `what`), and returns the screen.
     fn wait_until(&self, what: &str, test: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -130,15 +154,25 @@ fn play_against_the_computer_take_back_save_and_review() {
     // With the cursor: a triangle from the reserve (the cursor leaves the central hexagon
     // for E6), one step left, placed on D6.
     play.keys(&["T", "Left"]);
-    play.wait_for("Placing T · rotation 0");
+    play.wait_for("Placing T, rotation 0");
+    play.wait_for("TD6:0: Enter plays it");
     play.keys(&["Enter"]);
     // The computer answers at once, so the screen may already show its move.
     play.wait_for("to move · ply 2");
 
     // A larger window gets the wide board, which names the owner of each dot (W1: White's
-    // PÜNCT on level 1); back at 80×24 the compact board returns.
+    // PÜNCT on level 1); a big one the large board, with a line between rows; back at 80×24
+    // the compact board returns.
     play.resize(130, 30);
     play.wait_for("W1");
+    play.resize(160, 50);
+    let screen = play.wait_until("the large board", |screen| {
+        let lines: Vec<&str> = screen.lines().collect();
+        lines.len() >= 3
+            && lines[0].contains("17  -")
+            && lines[1].chars().take(60).all(|c| c == ' ')
+    });
+    assert!(screen.contains("W1"), "{screen}");
     play.resize(80, 24);
     play.wait_until("the compact board", |screen| !screen.contains("W1"));
 
@@ -189,12 +223,7 @@ fn play_against_the_computer_take_back_save_and_review() {
     play.keys(&["Enter"]);
     play.wait_for("saved to");
     play.keys(&["q"]);
-    let screen = play.wait_for("EXIT=");
-    assert!(screen.contains("EXIT=0"), "{screen}");
-    assert!(
-        !screen.contains("PÜNCT · standard game"),
-        "the terminal was not restored:\n{screen}"
-    );
+    play.expect_exit("0", "PÜNCT · standard game");
     drop(play);
 
     let text = std::fs::read_to_string(&record).expect("the record was saved");
@@ -211,10 +240,14 @@ fn play_against_the_computer_take_back_save_and_review() {
     review.wait_for("After move 1 of 2: TD6:0 by White");
     review.keys(&["a"]);
     review.wait_for("Best line: ");
+    // The stack viewer starts on the piece moved last.
+    review.keys(&["x"]);
+    review.wait_for("Stack on D6, bottom to top:");
+    review.wait_for("1 White T PÜNCT (TD6:0)");
+    review.keys(&["Escape"]);
     // Ctrl-C quits cleanly too.
     review.keys(&["C-c"]);
-    let screen = review.wait_for("EXIT=");
-    assert!(screen.contains("EXIT=0"), "{screen}");
+    review.expect_exit("0", "PÜNCT review");
     drop(review);
     let _ = std::fs::remove_dir_all(&dir);
 }
