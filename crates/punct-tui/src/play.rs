@@ -2,7 +2,7 @@
 //!
 //! This module holds the state and what the keys do to it; `play_view` draws it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use punct_core::geometry::CENTRE;
@@ -76,6 +76,10 @@ pub struct Play {
     unsaved: bool,
     /// Whether the last key was a `q` refused because of unsaved moves.
     quit_asked: bool,
+    /// The file the game was last saved to, which saving again replaces without asking.
+    saved_to: Option<PathBuf>,
+    /// Another existing file that the person was asked about replacing.
+    replace_asked: Option<PathBuf>,
     help: bool,
     quit: bool,
 }
@@ -111,6 +115,8 @@ impl Play {
             progress: None,
             unsaved: false,
             quit_asked: false,
+            saved_to: None,
+            replace_asked: None,
             help: false,
             quit: false,
         };
@@ -242,7 +248,10 @@ impl Play {
             let purpose = prompt.purpose;
             match prompt.key(key) {
                 Edit::Typing => {}
-                Edit::Cancel => self.prompt = None,
+                Edit::Cancel => {
+                    self.prompt = None;
+                    self.replace_asked = None;
+                }
                 Edit::Submit(text) => {
                     self.prompt = None;
                     match purpose {
@@ -273,7 +282,11 @@ impl Play {
             KeyCode::Char(':' | '/') => self.prompt = Some(Prompt::new(Purpose::Move, "")),
             KeyCode::Char('u') | KeyCode::Backspace => self.take_back(),
             KeyCode::Char('s') => {
-                self.prompt = Some(Prompt::new(Purpose::Save, &record_file::default_name()));
+                let name = match &self.saved_to {
+                    Some(path) => path.display().to_string(),
+                    None => record_file::default_name(),
+                };
+                self.prompt = Some(Prompt::new(Purpose::Save, &name));
             }
             KeyCode::Char('q') if self.unsaved && !quit_asked => {
                 self.quit_asked = true;
@@ -578,11 +591,23 @@ impl Play {
             self.refuse("no file name given: nothing saved".to_owned());
             return;
         }
+        let known = [&self.saved_to, &self.replace_asked].contains(&&Some(path.to_owned()));
+        if path.exists() && !known {
+            self.replace_asked = Some(path.to_owned());
+            self.prompt = Some(Prompt::new(Purpose::Save, &path.display().to_string()));
+            self.refuse(format!(
+                "{} already exists: Enter replaces it, Esc keeps it",
+                path.display()
+            ));
+            return;
+        }
         let white = self.player_name(Colour::White);
         let black = self.player_name(Colour::Black);
         self.message = Some(match record_file::save(path, &self.game, &white, &black) {
             Ok(()) => {
                 self.unsaved = false;
+                self.saved_to = Some(path.to_owned());
+                self.replace_asked = None;
                 Message::Info(format!("saved to {}", path.display()))
             }
             Err(e) => Message::Refusal(format!("{e:#}")),
@@ -717,6 +742,50 @@ mod tests {
     }
 
     #[test]
+    fn the_piece_in_hand_says_what_enter_would_do_and_can_be_swapped() {
+        let mut play = two_people();
+        for text in ["TE4:0", "TM12:0", "TE7:0", "TE10:0"] {
+            press(&mut play, KeyCode::Char(':'));
+            typed(&mut play, text);
+            press(&mut play, KeyCode::Enter);
+        }
+        // A reserve E at the bottom edge, pointing off the board: only its PÜNCT is shown,
+        // in red, with the reason.
+        press(&mut play, KeyCode::Char('E'));
+        play.cursor.jump(Cell::parse("E1").unwrap());
+        let (mv, verdict) = play.verdict().unwrap();
+        assert_eq!(mv.to_string(), "EE1:0");
+        assert!(verdict.unwrap_err().contains("off the board"));
+        let (cells, legal) = play.marks().preview.unwrap();
+        assert!(!legal && cells == Bitboard::from_cell(Cell::parse("E1").unwrap()));
+        // Enter on White's own triangle, where the E cannot be placed: that triangle is
+        // taken instead, by its minor dot D6, and the cursor goes to its PÜNCT.
+        play.cursor.jump(Cell::parse("D6").unwrap());
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(
+            play.selection(),
+            Some(Selection::Board(Cell::parse("E7").unwrap()))
+        );
+        assert_eq!(play.cursor().to_string(), "E7");
+        assert_eq!(play.marks().origin.count(), 3);
+        // Turned on the spot it is legal; the other rotations' moves are counted apart.
+        press(&mut play, KeyCode::Char('r'));
+        let (mv, verdict) = play.verdict().unwrap();
+        assert_eq!((mv.to_string(), verdict), ("E7-E7:1".to_owned(), Ok(())));
+        let (here, other) = play.targets();
+        assert!(here.contains(play.cursor()) && other > 0);
+        // Black's triangle up column E cannot be jumped on with the PÜNCT: the reason is
+        // shown before Enter.
+        play.rotation = 0;
+        play.cursor.jump(Cell::parse("E10").unwrap());
+        let (_, verdict) = play.verdict().unwrap();
+        assert!(verdict.unwrap_err().contains("own colour"));
+        press(&mut play, KeyCode::Enter);
+        assert!(refusal(&play).contains("own colour"));
+        assert_eq!(play.game().moves().len(), 4);
+    }
+
+    #[test]
     fn against_the_computer_it_answers_and_takeback_undoes_both_moves() {
         let mut play = Play::new(PlayOptions {
             variant: Variant::Basic,
@@ -772,9 +841,32 @@ mod tests {
         typed(&mut play, path.to_str().unwrap());
         press(&mut play, KeyCode::Enter);
         assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
-        let record = record_file::load(&path).unwrap();
+        assert_eq!(record_file::load(&path).unwrap().game.moves().len(), 1);
+        // Saving again offers the same file and replaces it without asking.
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, "TM12:0");
+        press(&mut play, KeyCode::Enter);
+        press(&mut play, KeyCode::Char('s'));
+        assert_eq!(play.prompt().unwrap().text, path.to_str().unwrap());
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(record_file::load(&path).unwrap().game.moves().len(), 2);
+        // Another game asks before replacing an existing file, and Esc keeps it.
+        let mut other = two_people();
+        press(&mut other, KeyCode::Char('s'));
+        other.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        typed(&mut other, path.to_str().unwrap());
+        press(&mut other, KeyCode::Enter);
+        assert!(refusal(&other).contains("already exists"));
+        press(&mut other, KeyCode::Esc);
+        assert_eq!(record_file::load(&path).unwrap().game.moves().len(), 2);
+        press(&mut other, KeyCode::Char('s'));
+        other.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        typed(&mut other, path.to_str().unwrap());
+        press(&mut other, KeyCode::Enter);
+        assert_eq!(other.prompt().unwrap().text, path.to_str().unwrap());
+        press(&mut other, KeyCode::Enter);
+        assert_eq!(record_file::load(&path).unwrap().game.moves().len(), 0);
         std::fs::remove_file(&path).unwrap();
-        assert_eq!(record.game.moves().len(), 1);
         press(&mut play, KeyCode::Char('s'));
         play.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
         typed(&mut play, "/nonexistent-dir/x.pgn");
