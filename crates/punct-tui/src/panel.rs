@@ -7,9 +7,10 @@ use punct_core::geometry::GOALS;
 use punct_core::{Cell, Colour, Move, Outcome, PieceType, Position, Termination};
 use punct_engine::Score;
 use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style, Stylize as _};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use crate::board::{Scale, owner_style};
 use crate::screen::MIN_SIZE;
@@ -309,4 +310,38 @@ pub fn too_small(frame: &mut Frame) {
         frame.area().height
     );
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), frame.area());
+}
+
+/// The keys (each with what it does) and the legend in a window over the middle of the
+/// screen.
+pub fn help_window(frame: &mut Frame, keys: &[(&str, &str)], legend: &[Line<'static>]) {
+    let mut lines: Vec<Line> = keys
+        .iter()
+        .map(|(keys, what)| {
+            Line::from(vec![
+                Span::raw(format!("{keys:>13}  ")).bold(),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    lines.push(Line::default());
+    lines.extend(
+        legend
+            .iter()
+            .map(|line| Line::from([vec![Span::raw("  ")], line.spans.clone()].concat())),
+    );
+    let area = frame.area();
+    let width = area.width.min(78);
+    let height = area.height.min(lines.len() as u16 + 2);
+    let window = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    frame.render_widget(Clear, window);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" Keys ")),
+        window,
+    );
 }

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style, Stylize as _};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::board::{BoardView, Scale};
 use crate::panel;
@@ -68,7 +68,11 @@ impl Screen for Play {
         );
         self.draw_footer(frame, areas.footer);
         if self.shows_help() {
-            draw_help(frame, areas.scale);
+            panel::help_window(
+                frame,
+                &HELP,
+                &panel::legend(areas.scale, &panel::PLAY_MARKS),
+            );
         }
     }
 
@@ -213,37 +217,4 @@ impl Play {
         frame.render_widget(Paragraph::new(field), field_area);
         frame.render_widget(Paragraph::new(KEYS).gray(), keys_area);
     }
-}
-
-/// The list of keys and the legend in a window over the middle of the screen.
-fn draw_help(frame: &mut Frame, scale: Scale) {
-    let mut lines: Vec<Line> = HELP
-        .iter()
-        .map(|(keys, what)| {
-            Line::from(vec![
-                Span::raw(format!("{keys:>13}  ")).bold(),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
-    lines.push(Line::default());
-    lines.extend(
-        panel::legend(scale, &panel::PLAY_MARKS)
-            .into_iter()
-            .map(|line| Line::from([vec![Span::raw("  ")], line.spans].concat())),
-    );
-    let area = frame.area();
-    let width = area.width.min(78);
-    let height = area.height.min(lines.len() as u16 + 2);
-    let window = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
-    frame.render_widget(Clear, window);
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" Keys ")),
-        window,
-    );
 }

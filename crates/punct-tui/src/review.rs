@@ -39,16 +39,29 @@ pub struct Review {
     cursor: Option<Cursor>,
     analysing: bool,
     analysis: Option<Analysis>,
+    help: bool,
     worker: Worker,
     movetime: Duration,
     quit: bool,
 }
 
-const KEYS: &str = "← → step · Home End · a analyse · x look at stacks · q quit";
+const KEYS: &str = "← → step · Home End · a analyse · x look at stacks · ? keys · q quit";
+
+/// Every key, for the help window.
+const HELP: [(&str, &str); 8] = [
+    ("← →", "one move back / forward"),
+    ("↑ ↓ PgUp PgDn", "ten moves back / forward"),
+    ("Home End", "the start / the end of the game"),
+    ("a", "the engine's evaluation and best line, on / off"),
+    ("x", "look at stacks: arrows move a cursor, x or Esc ends"),
+    ("q, Esc", "quit"),
+    ("Ctrl-C", "quit at once"),
+    ("?", "this list; any key closes it"),
+];
 
 /// Rows the move list should keep before the legend is shown in the panel.
 const LEGEND_ROOM_FOR_MOVES: usize = 8;
-const STACK_KEYS: &str = "arrows move the cursor · x or Esc back to stepping · q quit";
+const STACK_KEYS: &str = "arrows move the cursor · x or Esc back to stepping · ? keys · q quit";
 
 impl Review {
     /// A review of `record` (titled `title`, usually its file name) showing the final
@@ -61,6 +74,7 @@ impl Review {
             cursor: None,
             analysing: false,
             analysis: None,
+            help: false,
             worker: Worker::spawn(Options {
                 level: Level::FULL,
                 seed,
@@ -105,6 +119,13 @@ impl Review {
 
     /// Handles one key press.
     pub fn key(&mut self, key: KeyEvent) {
+        if std::mem::take(&mut self.help) {
+            return;
+        }
+        if key.code == KeyCode::Char('?') {
+            self.help = true;
+            return;
+        }
         if let Some(cursor) = &mut self.cursor {
             match key.code {
                 KeyCode::Up => cursor.step(Arrow::Up),
@@ -334,6 +355,10 @@ impl Screen for Review {
             KEYS
         };
         frame.render_widget(Paragraph::new(keys).gray(), areas.footer);
+        if self.help {
+            let legend = panel::legend(areas.scale, &panel::REVIEW_MARKS);
+            panel::help_window(frame, &HELP, &legend);
+        }
     }
 
     fn key(&mut self, key: KeyEvent) {
@@ -425,6 +450,11 @@ mod tests {
             "TD6:1 was last"
         );
         press(&mut review, KeyCode::Esc);
+        // ? shows the keys; the next key only closes them.
+        press(&mut review, KeyCode::Char('?'));
+        assert!(review.help);
+        press(&mut review, KeyCode::Char('q'));
+        assert!(!review.help && !review.is_done());
         press(&mut review, KeyCode::Char('q'));
         assert!(review.is_done());
     }

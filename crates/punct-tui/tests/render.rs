@@ -160,6 +160,8 @@ fn reviewing_a_finished_game() {
     review.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
     insta::assert_snapshot!("review_two_back", draw(&review, 80, 24));
     insta::assert_snapshot!("review_large", draw(&review, 160, 50));
+    review.key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
+    insta::assert_snapshot!("review_keys", draw(&review, 80, 24));
 }
 
 #[test]
