@@ -6,6 +6,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -43,8 +44,18 @@ pub async fn start_in_process(db: &Path) -> String {
     format!("http://{addr}")
 }
 
-/// A free loopback port (bound and released).
+/// A free loopback port (bound and released) below the kernel's ephemeral range (32768 and
+/// up on Linux): outgoing connections never take such a port, so a server restarted on it
+/// cannot find it taken by a client's reconnect attempt (or by a socket connected to itself).
 pub fn free_addr() -> SocketAddr {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let seed = std::process::id() as usize ^ COUNTER.fetch_add(7919, Ordering::SeqCst);
+    for i in 0..2000 {
+        let port = 20_000 + ((seed.wrapping_mul(2_654_435_761) + i * 97) % 12_000) as u16;
+        if let Ok(l) = std::net::TcpListener::bind(("127.0.0.1", port)) {
+            return l.local_addr().unwrap();
+        }
+    }
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -55,22 +66,37 @@ pub fn free_addr() -> SocketAddr {
 pub struct Process(pub Child);
 
 impl Process {
-    /// Starts `punct-server` on `addr` with `db`, waiting until it answers.
+    /// Starts `punct-server` on `addr` with `db`, waiting (20 s at most) until it answers;
+    /// fails with a message if it exits or never answers.
     pub async fn start(addr: SocketAddr, db: &Path) -> Process {
-        let process = Process(
+        let mut process = Process(
             Command::new(env!("CARGO_BIN_EXE_punct-server"))
                 .args([addr.to_string(), db.display().to_string(), "50".into()])
+                .stdin(std::process::Stdio::null())
                 .spawn()
                 .expect("the server binary starts"),
         );
         let base = format!("http://{addr}");
-        for _ in 0..200 {
-            if reqwest::get(format!("{base}/api/games")).await.is_ok() {
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(2))
+            .build()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while started.elapsed() < Duration::from_secs(20) {
+            if let Ok(Some(status)) = process.0.try_wait() {
+                panic!("the server on {addr} exited at once ({status})");
+            }
+            if client
+                .get(format!("{base}/api/games"))
+                .send()
+                .await
+                .is_ok_and(|r| r.status().is_success())
+            {
                 return process;
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
-        panic!("the server did not start on {addr}");
+        panic!("the server did not answer on {addr} within 20 s");
     }
 
     /// Kills the process at once, like `kill -9`.
@@ -93,7 +119,10 @@ pub async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let client = reqwest::Client::new();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap();
     let mut req = client.request(method, url);
     if let Some(t) = token {
         req = req.bearer_auth(t);
@@ -161,7 +190,14 @@ pub async fn connect(base: &str, id: &str, token: Option<&str>) -> Ws {
     if let Some(t) = token {
         url.push_str(&format!("?token={t}"));
     }
-    tokio_tungstenite::connect_async(url).await.unwrap().0
+    tokio::time::timeout(
+        Duration::from_secs(20),
+        tokio_tungstenite::connect_async(url),
+    )
+    .await
+    .expect("the WebSocket opens within 20 s")
+    .unwrap()
+    .0
 }
 
 /// The next JSON text message, waiting at most `secs`.

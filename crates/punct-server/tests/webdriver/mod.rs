@@ -1,9 +1,24 @@
 //! A small WebDriver client over plain HTTP, enough to drive headless Chromium through
-//! chromedriver: sessions, navigation, elements, clicks, keys, scripts, screenshots.
+//! chromedriver: sessions, navigation, elements, clicks, keys, pointer actions, scripts,
+//! screenshots.
+//!
+//! Built so that nothing can hang or take the machine with it:
+//! - chromedriver runs in its own process group, which is ended with `killpg(2)` on that
+//!   group alone (never by running the `kill` command: procps-ng 4.0's `kill -KILL -PGID`
+//!   reads a group id such as `-17048` as `-1` and kills every process on the machine);
+//! - every HTTP call to chromedriver has a timeout, and the session's page-load and script
+//!   timeouts are short, so a stuck browser ends in a test failure with a message;
+//! - [`watchdog`] ends the whole test process (after killing the browsers) if a test
+//!   overruns its budget anyway;
+//! - each browser gets a fresh profile directory, removed when the driver goes.
+
+#![allow(dead_code)] // Each test uses its own part of the client.
 
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
@@ -12,6 +27,12 @@ use serde_json::{Value, json};
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// The longest one WebDriver command may take before the test fails.
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(45);
+
+/// How long [`Session::wait`] waits for a condition.
+const WAIT: Duration = Duration::from_secs(30);
 
 /// Keys as WebDriver codes.
 pub mod keys {
@@ -29,6 +50,14 @@ pub mod keys {
     pub const DOWN: &str = "\u{E015}";
     /// Enter.
     pub const ENTER: &str = "\u{E007}";
+    /// Tab.
+    pub const TAB: &str = "\u{E004}";
+    /// Shift (held for the keys after it in one `keys` call).
+    pub const SHIFT: &str = "\u{E008}";
+    /// Escape.
+    pub const ESCAPE: &str = "\u{E00C}";
+    /// Space.
+    pub const SPACE: &str = "\u{E00D}";
 }
 
 /// Whether Chromium and chromedriver are installed; says why not when they are not.
@@ -43,43 +72,115 @@ pub fn available() -> bool {
     ok
 }
 
-/// A running chromedriver, stopped when dropped.
+/// The process group of the running chromedriver (0 when none), for the watchdog.
+static DRIVER_GROUP: AtomicI32 = AtomicI32::new(0);
+
+/// Sends SIGKILL to process group `pgid` and to nothing else. Refuses the groups that mean
+/// "everyone" (`0`: our own group, `1` and below: every process).
+pub fn kill_group(pgid: i32) {
+    if pgid > 1 {
+        // SAFETY: killpg has no memory-safety preconditions; the group is one we created.
+        unsafe {
+            libc::killpg(pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Ends the test process with a message if it is still running after `limit`, killing the
+/// browsers first: a hang becomes a failure, never a stuck machine.
+pub fn watchdog(what: &'static str, limit: Duration) {
+    std::thread::Builder::new()
+        .name("browser-test-watchdog".into())
+        .spawn(move || {
+            std::thread::sleep(limit);
+            eprintln!("FAILED: {what} did not finish within {limit:?}; stopping the browsers");
+            kill_group(DRIVER_GROUP.load(Ordering::SeqCst));
+            std::process::exit(101);
+        })
+        .expect("the watchdog thread starts");
+}
+
+/// A port below the kernel's ephemeral range (32768 and up on Linux), free now. Outgoing
+/// connections never take such a port, so a server restarted on it cannot find it taken
+/// by a browser's reconnect attempt (nor by a socket connected to itself).
+pub fn quiet_port() -> u16 {
+    let seed = std::process::id() as usize ^ COUNTER.fetch_add(7919, Ordering::SeqCst);
+    for i in 0..2000 {
+        let port = 20_000 + ((seed.wrapping_mul(2_654_435_761) + i * 97) % 12_000) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+fn http_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(COMMAND_TIMEOUT)
+        .connect_timeout(Duration::from_secs(5))
+        .build()
+        .expect("an HTTP client")
+}
+
+/// A running chromedriver, stopped (with every browser it started) when dropped.
 pub struct Driver {
     child: Child,
     base: String,
+    profiles: Mutex<Vec<PathBuf>>,
 }
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        // Kill chromedriver's whole process group, so that browsers left open by a failed
-        // test go too.
-        let group = format!("-{}", self.child.id());
-        Command::new("kill").args(["-KILL", &group]).status().ok();
+        // Its whole process group: browsers left open by a failed test go too.
+        kill_group(self.child.id() as i32);
+        DRIVER_GROUP.store(0, Ordering::SeqCst);
         self.child.kill().ok();
         self.child.wait().ok();
+        for dir in self
+            .profiles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            std::fs::remove_dir_all(dir).ok();
+        }
     }
 }
 
 impl Driver {
-    /// Starts chromedriver on a free port.
+    /// Starts chromedriver on a free port, in a process group of its own.
     pub async fn start() -> Driver {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let driver = Driver {
+        let port = quiet_port();
+        let mut driver = Driver {
             child: Command::new(CHROMEDRIVER)
                 .process_group(0)
                 .arg(format!("--port={port}"))
+                .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
                 .expect("chromedriver starts"),
             base: format!("http://127.0.0.1:{port}"),
+            profiles: Mutex::new(Vec::new()),
         };
-        for _ in 0..100 {
-            if reqwest::get(format!("{}/status", driver.base))
+        DRIVER_GROUP.store(driver.child.id() as i32, Ordering::SeqCst);
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(2))
+            .build()
+            .unwrap();
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(20) {
+            if let Ok(Some(status)) = driver.child.try_wait() {
+                panic!("chromedriver exited at once ({status})");
+            }
+            if client
+                .get(format!("{}/status", driver.base))
+                .send()
                 .await
                 .is_ok()
             {
@@ -87,39 +188,78 @@ impl Driver {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("chromedriver did not start");
+        panic!("chromedriver did not answer on port {port} within 20 s");
     }
 
-    /// A new browser (its own profile, so its own storage: a separate person).
+    /// A new browser (its own profile, so its own storage: a separate person), with a
+    /// window of `width` × `height`.
+    pub async fn session_sized(&self, name: &str, width: u32, height: u32) -> Session {
+        self.session_with(name, width, height, None).await
+    }
+
+    /// A new desktop-sized browser.
     pub async fn session(&self, name: &str) -> Session {
+        self.session_sized(name, 1280, 1000).await
+    }
+
+    /// A new browser that looks like a phone to the page: a 390 × 844 screen with touch
+    /// (Chromium's device emulation), so that taps are touch events.
+    pub async fn session_phone(&self, name: &str) -> Session {
+        let emulation = json!({
+            "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2, "touch": true },
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36",
+        });
+        self.session_with(name, 500, 1000, Some(emulation)).await
+    }
+
+    async fn session_with(
+        &self,
+        name: &str,
+        width: u32,
+        height: u32,
+        mobile: Option<Value>,
+    ) -> Session {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
         let profile = std::env::temp_dir().join(format!(
-            "punct-chromium-{name}-{}-{}",
-            std::process::id(),
-            Instant::now().elapsed().as_nanos()
+            "punct-chromium-{name}-{}-{n}-{nanos}",
+            std::process::id()
         ));
+        self.profiles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(profile.clone());
+        let mut options = json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage",
+                format!("--window-size={width},{height}"),
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        });
+        if let Some(m) = mobile {
+            options["mobileEmulation"] = m;
+        }
         let caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": CHROMIUM,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync",
-                    "--window-size=1280,1000",
-                    format!("--user-data-dir={}", profile.display()),
-                ]
-            }
+            "timeouts": { "pageLoad": 30_000, "script": 30_000, "implicit": 0 },
+            "goog:chromeOptions": options,
         }}});
-        let client = reqwest::Client::new();
+        let client = http_client();
         let v: Value = client
             .post(format!("{}/session", self.base))
             .json(&caps)
             .send()
             .await
-            .unwrap()
+            .unwrap_or_else(|e| panic!("{name}: chromedriver did not start a browser: {e}"))
             .json()
             .await
-            .unwrap();
+            .unwrap_or_else(|e| panic!("{name}: chromedriver's answer is not JSON: {e}"));
         let id = v["value"]["sessionId"]
             .as_str()
             .unwrap_or_else(|| panic!("no session: {v}"))
@@ -150,11 +290,23 @@ impl Session {
     async fn cmd(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
         let mut req = self.client.request(method, format!("{}{path}", self.url));
         req = req.json(&body.unwrap_or(json!({})));
-        let v: Value = req.send().await.unwrap().json().await.unwrap();
+        let resp = req
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{}: WebDriver {path} got no answer: {e}", self.name));
+        let v: Value = resp
+            .json()
+            .await
+            .unwrap_or_else(|e| panic!("{}: WebDriver {path}: bad answer: {e}", self.name));
         if v["value"]["error"].is_string() {
             panic!("{}: WebDriver {path}: {}", self.name, v["value"]);
         }
         v["value"].clone()
+    }
+
+    /// The browser's name in messages.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Opens `url`.
@@ -182,9 +334,15 @@ impl Session {
             if truthy {
                 return v;
             }
-            if start.elapsed() > Duration::from_secs(30) {
+            if start.elapsed() > WAIT {
+                let page = self
+                    .eval(
+                        "return [document.getElementById('status')?.textContent, document.getElementById('game-error')?.textContent].join(' | ');",
+                        json!([]),
+                    )
+                    .await;
                 self.screenshot(&format!("timeout-{}", self.name)).await;
-                panic!("{}: timed out waiting for {what}", self.name);
+                panic!("{}: timed out waiting for {what} (page: {page})", self.name);
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -219,6 +377,78 @@ impl Session {
             reqwest::Method::POST,
             &format!("/element/{el}/value"),
             Some(json!({ "text": text })),
+        )
+        .await;
+    }
+
+    /// Presses `text` (characters and [`keys`]) on whatever has the focus, as a person at
+    /// the keyboard would; a [`keys::SHIFT`] is held until the end of `text`.
+    pub async fn keys(&self, text: &str) {
+        let mut actions = Vec::new();
+        let mut held = Vec::new();
+        for ch in text.chars() {
+            let key = ch.to_string();
+            actions.push(json!({ "type": "keyDown", "value": key }));
+            if key == keys::SHIFT {
+                held.push(key);
+            } else {
+                actions.push(json!({ "type": "keyUp", "value": key }));
+            }
+        }
+        for key in held {
+            actions.push(json!({ "type": "keyUp", "value": key }));
+        }
+        self.cmd(
+            reqwest::Method::POST,
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        )
+        .await;
+        self.cmd(reqwest::Method::DELETE, "/actions", None).await;
+    }
+
+    /// Runs a pointer action sequence (`pointer_type` "mouse" or "touch") made of
+    /// WebDriver pointer actions.
+    pub async fn pointer(&self, pointer_type: &str, actions: Vec<Value>) {
+        self.cmd(
+            reqwest::Method::POST,
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "pointer", "id": format!("{pointer_type}-1"),
+                "parameters": { "pointerType": pointer_type },
+                "actions": actions,
+            }] })),
+        )
+        .await;
+        self.cmd(reqwest::Method::DELETE, "/actions", None).await;
+    }
+
+    /// Turns the mouse wheel by `dy` over the element matching `css`.
+    pub async fn wheel(&self, css: &str, dy: i64) {
+        let el = self.find(css).await;
+        self.cmd(
+            reqwest::Method::POST,
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "wheel", "id": "wheel-1",
+                "actions": [{ "type": "scroll", "x": 0, "y": 0, "deltaX": 0, "deltaY": dy,
+                              "origin": { ELEMENT: el } }],
+            }] })),
+        )
+        .await;
+    }
+
+    /// Taps the element matching `css` with a finger (touch pointer).
+    pub async fn tap(&self, css: &str) {
+        let el = self.find(css).await;
+        self.pointer(
+            "touch",
+            vec![
+                json!({ "type": "pointerMove", "x": 0, "y": 0, "origin": { ELEMENT: el } }),
+                json!({ "type": "pointerDown", "button": 0 }),
+                json!({ "type": "pause", "duration": 40 }),
+                json!({ "type": "pointerUp", "button": 0 }),
+            ],
         )
         .await;
     }
