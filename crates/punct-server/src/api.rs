@@ -168,6 +168,8 @@ async fn replay(State(hub): State<Hub>, Path(id): Path<String>) -> ApiResult {
 #[derive(Deserialize)]
 struct PositionQuery {
     position: Option<String>,
+    #[serde(rename = "move")]
+    mv: Option<String>,
 }
 
 fn position_of(text: Option<&str>) -> Result<Position, ApiError> {
@@ -176,9 +178,19 @@ fn position_of(text: Option<&str>) -> Result<Position, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("bad position text: {e}")))
 }
 
+/// The legal moves of a position or, with `move`, whether that move is legal and if not,
+/// why (the reason people see when the board refuses an attempt).
 async fn legal(Query(q): Query<PositionQuery>) -> ApiResult {
     let pos = position_of(q.position.as_deref())?;
-    Ok(Json(json!({ "moves": pos.legal_move_texts() })))
+    let Some(text) = q.mv else {
+        return Ok(Json(json!({ "moves": pos.legal_move_texts() })));
+    };
+    let mv = punct_core::Move::parse(text.trim())
+        .map_err(|e| ApiError::bad_request(format!("bad move text `{text}`: {e}")))?;
+    Ok(Json(match pos.check(mv) {
+        Ok(canonical) => json!({ "move": text, "legal": true, "canonical": canonical.to_string() }),
+        Err(reason) => json!({ "move": text, "legal": false, "reason": reason.to_string() }),
+    }))
 }
 
 #[derive(Deserialize)]

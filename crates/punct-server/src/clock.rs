@@ -72,6 +72,18 @@ impl Clock {
         self.running_since = Some(now);
     }
 
+    /// After a restart: charges `turn` for its thinking from the start of its turn until
+    /// `alive_ms` (the last moment the server is known to have been running), then restarts
+    /// the clock at `now`, so that the downtime in between costs no one. A stopped clock
+    /// stays stopped.
+    pub fn resume(&mut self, turn: Colour, alive_ms: i64, now: i64) {
+        if let Some(since) = self.running_since {
+            let used = (alive_ms - since).max(0);
+            self.remaining_ms[turn.index()] -= used;
+            self.running_since = Some(now);
+        }
+    }
+
     /// Stops the clock at `now`, charging the side to move.
     pub fn stop(&mut self, turn: Colour, now: i64) {
         if self.running_since.is_some() {

@@ -1,8 +1,13 @@
 //! The engine's worker threads, fed through a bounded queue so that the CPU-bound search
 //! never runs on the async runtime and a flood of requests is refused rather than queued
 //! without end.
+//!
+//! The workers run at a lower scheduling priority (nice 10) than the network side, so that a
+//! busy engine takes only the CPU time nobody else wants: on a machine with few cores, other
+//! games' moves are not slowed down by the computer thinking. Analysis requests may fill only
+//! half the queue, so that people asking for analysis never keep the computer from moving.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
@@ -25,6 +30,29 @@ struct Job {
 pub struct EnginePool {
     jobs: mpsc::SyncSender<Job>,
     movetime: Duration,
+    /// Jobs queued and not yet started.
+    waiting: Arc<AtomicUsize>,
+    /// The queue's size.
+    queue: usize,
+}
+
+/// Nice value of the engine threads (0 is normal, 19 the lowest priority).
+const ENGINE_NICE: i32 = 10;
+
+/// Lowers the calling thread's scheduling priority (Linux threads each have their own nice
+/// value). Failure only costs fairness, so it is logged and ignored.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid and setpriority only read their integer arguments.
+        let rc = unsafe {
+            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS as _, tid, ENGINE_NICE)
+        };
+        if rc != 0 {
+            tracing::warn!("cannot lower the engine thread's priority");
+        }
+    }
 }
 
 /// What the engine found, as the API reports it.
@@ -63,16 +91,26 @@ impl EnginePool {
     pub fn new(threads: usize, queue: usize, movetime: Duration) -> EnginePool {
         let (tx, rx) = mpsc::sync_channel::<Job>(queue);
         let rx = Arc::new(Mutex::new(rx));
+        let waiting = Arc::new(AtomicUsize::new(0));
         for i in 0..threads.max(1) {
             let rx = rx.clone();
+            let waiting = waiting.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("punct-engine-{i}"))
-                .spawn(move || work(&rx));
+                .spawn(move || {
+                    lower_priority();
+                    work(&rx, &waiting)
+                });
             if let Err(e) = spawned {
                 tracing::error!("cannot start an engine thread: {e}");
             }
         }
-        EnginePool { jobs: tx, movetime }
+        EnginePool {
+            jobs: tx,
+            movetime,
+            waiting,
+            queue,
+        }
     }
 
     /// Searches `game` at `level` (thinking less when `time_left_ms` is short). Refused with
@@ -96,25 +134,35 @@ impl EnginePool {
             limits: SearchLimits::movetime(movetime),
             reply,
         };
-        self.jobs.try_send(job).map_err(|e| match e {
-            mpsc::TrySendError::Full(_) => {
-                ApiError::busy("the engine is busy with other games; try again shortly")
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        self.jobs.try_send(job).map_err(|e| {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            match e {
+                mpsc::TrySendError::Full(_) => {
+                    ApiError::busy("the engine is busy with other games; try again shortly")
+                }
+                mpsc::TrySendError::Disconnected(_) => ApiError::internal("the engine has stopped"),
             }
-            mpsc::TrySendError::Disconnected(_) => ApiError::internal("the engine has stopped"),
         })?;
         answer
             .await
             .map_err(|_| ApiError::internal("the engine failed during the search"))
     }
 
-    /// Analyses `game`'s current position at full strength.
+    /// Analyses `game`'s current position at full strength. Refused with 503 once half the
+    /// queue is waiting, so that analysis never holds up the computer's moves in games.
     pub async fn analyse(&self, game: Game) -> Result<Analysis, ApiError> {
+        if self.waiting.load(Ordering::SeqCst) >= (self.queue / 2).max(1) {
+            return Err(ApiError::busy(
+                "the engine is busy with games; try the analysis again shortly",
+            ));
+        }
         let r = self.search(game, Level::MAX, None).await?;
         Ok(Analysis::from_result(&r))
     }
 }
 
-fn work(jobs: &Mutex<mpsc::Receiver<Job>>) {
+fn work(jobs: &Mutex<mpsc::Receiver<Job>>, waiting: &AtomicUsize) {
     loop {
         let job = {
             let rx = jobs.lock().unwrap_or_else(|e| e.into_inner());
@@ -123,6 +171,7 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>) {
                 Err(_) => return,
             }
         };
+        waiting.fetch_sub(1, Ordering::SeqCst);
         let mut engine = Engine::new(Options {
             level: job.level,
             seed: rand_seed(),

@@ -85,9 +85,11 @@ impl Hub {
             }),
         };
         let now = now_ms();
+        // Clocks that ran when the server stopped are charged up to its last sign of life.
+        let alive = hub.inner.store.last_alive_ms().unwrap_or(0);
         for stored in hub.inner.store.live_games().await? {
             let id = stored.id().to_owned();
-            match Room::from_stored(stored, now) {
+            match Room::from_stored(stored, now, alive) {
                 Ok(room) => {
                     hub.insert(room);
                 }
@@ -140,7 +142,8 @@ impl Hub {
             None
         };
         let stored = stored.ok_or_else(|| ApiError::not_found(format!("no game `{id}`")))?;
-        let room = Room::from_stored(stored, now_ms())
+        let now = now_ms();
+        let room = Room::from_stored(stored, now, now)
             .map_err(|e| ApiError::internal(format!("game {id} cannot be restored: {e}")))?;
         if !room.is_live() {
             // Finished games never change: serve them without keeping them in memory.
@@ -326,15 +329,14 @@ impl Hub {
         Ok(record.to_string())
     }
 
-    /// Live and recent games, newest first (read from the database, so that listing old
-    /// games does not bring them back into memory).
+    /// The 50 most recently changed live games, then the 50 most recently finished, each
+    /// newest first (read from the database, so that listing old games does not bring them
+    /// back into memory).
     pub async fn list(&self) -> Result<Value, ApiError> {
-        let rows = self
-            .inner
-            .store
-            .recent(40)
-            .await
-            .map_err(|e| ApiError::internal(format!("database error: {e}")))?;
+        let store = &self.inner.store;
+        let db = |e: anyhow::Error| ApiError::internal(format!("database error: {e}"));
+        let mut rows = store.recent(true, 50).await.map_err(db)?;
+        rows.extend(store.recent(false, 50).await.map_err(db)?);
         let games: Vec<Value> = rows.iter().map(Stored::summary).collect();
         Ok(json!({ "games": games }))
     }

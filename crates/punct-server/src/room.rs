@@ -215,8 +215,9 @@ impl Room {
     }
 
     /// Rebuilds a room from its stored form, replaying the moves with the rules. A running
-    /// clock restarts at `now`.
-    pub fn from_stored(s: Stored, now: i64) -> Result<Room, String> {
+    /// clock charges the side to move for its thinking up to `alive_ms` (when the server was
+    /// last known to be running) and restarts at `now`: downtime costs no one.
+    pub fn from_stored(s: Stored, now: i64, alive_ms: i64) -> Result<Room, String> {
         let start = Position::from_text(&s.start).map_err(|e| e.to_string())?;
         let mut game = Game::from_position(start);
         for text in &s.moves {
@@ -233,8 +234,9 @@ impl Room {
             });
         }
         let mut clock = s.clock;
-        if let Some(c) = clock.as_mut().filter(|c| c.running_since.is_some()) {
-            c.start(now);
+        let turn = game.position().turn();
+        if let Some(c) = clock.as_mut() {
+            c.resume(turn, alive_ms, now);
         }
         Ok(Room {
             id: s.id,
@@ -620,10 +622,26 @@ mod tests {
         room.act(&w, &mv("TE4:0"), 10).unwrap();
         let b = room.holder(Some("tb"));
         room.act(&b, &Action::Resign, 20).unwrap();
-        let back = Room::from_stored(room.to_stored(), 99).unwrap();
+        let back = Room::from_stored(room.to_stored(), 99, 99).unwrap();
         assert_eq!(back.game.moves(), room.game.moves());
         assert_eq!(back.game.outcome(), room.game.outcome());
         assert_eq!(back.seq, room.seq);
+    }
+
+    #[test]
+    fn a_restart_charges_thinking_time_but_not_downtime() {
+        let mut room = friend_room();
+        let w = room.holder(Some("tw"));
+        room.act(&w, &mv("TE4:0"), 10_000).unwrap();
+        // Black thinks from 10 s; the server was last alive at 14 s and restarts at 100 s.
+        let back = Room::from_stored(room.to_stored(), 100_000, 14_000).unwrap();
+        let c = back.clock.as_ref().unwrap();
+        assert_eq!(c.left(Colour::Black, Colour::Black, 100_000), 56_000);
+        assert_eq!(c.left(Colour::Black, Colour::Black, 101_000), 55_000);
+        assert_eq!(c.left(Colour::White, Colour::Black, 101_000), 51_000);
+        // Out of time before the crash: the flag falls at once.
+        let mut late = Room::from_stored(room.to_stored(), 200_000, 75_000).unwrap();
+        assert!(late.check_flag(200_000));
     }
 
     #[test]

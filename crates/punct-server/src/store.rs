@@ -4,6 +4,10 @@
 //! transaction (group commit) and only then answers each writer, so a change is on disk
 //! before the hub tells anyone of it, and many games moving at once share one commit.
 //! Reads use their own connection (WAL mode lets them run beside the writer).
+//!
+//! The writer also records, at least once a second, that the server is alive (`meta`
+//! table, `alive_ms`), so that after a crash the clocks can charge the thinking time up to
+//! the crash and not the downtime after it.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, mpsc};
@@ -19,6 +23,9 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 256;
 
+/// How often the writer records that the server is alive when nothing else is written.
+const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(1);
+
 struct Write {
     id: String,
     live: bool,
@@ -32,6 +39,8 @@ struct Write {
 pub struct Store {
     writes: mpsc::Sender<Write>,
     reader: Arc<Mutex<Connection>>,
+    /// The last heartbeat of the previous run, read before this run wrote its own.
+    last_alive_ms: Option<i64>,
 }
 
 fn open(path: &Path) -> rusqlite::Result<Connection> {
@@ -56,8 +65,17 @@ impl Store {
                 updated_ms INTEGER NOT NULL,
                 data TEXT NOT NULL
             );
-            CREATE INDEX IF NOT EXISTS games_recent ON games (live, updated_ms);",
+            CREATE INDEX IF NOT EXISTS games_recent ON games (live, updated_ms);
+            CREATE TABLE IF NOT EXISTS meta (
+                key TEXT PRIMARY KEY,
+                value INTEGER NOT NULL
+            );",
         )?;
+        let last_alive_ms = writer
+            .query_row("SELECT value FROM meta WHERE key = 'alive_ms'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
         // Checkpoints (copying the WAL into the database, with an fsync) run on their own
         // thread rather than inside some unlucky commit, so no move waits for one.
         writer.pragma_update(None, "wal_autocheckpoint", 0)?;
@@ -80,7 +98,14 @@ impl Store {
         Ok(Store {
             writes: tx,
             reader: Arc::new(Mutex::new(reader)),
+            last_alive_ms,
         })
+    }
+
+    /// When the previous run of the server was last known to be alive (ms since the epoch),
+    /// if it ever ran with this database.
+    pub fn last_alive_ms(&self) -> Option<i64> {
+        self.last_alive_ms
     }
 
     /// Stores `game`, returning once it is committed.
@@ -141,13 +166,16 @@ impl Store {
         rows.iter().map(|d| Ok(serde_json::from_str(d)?)).collect()
     }
 
-    /// The `limit` most recently changed games.
-    pub async fn recent(&self, limit: usize) -> anyhow::Result<Vec<Stored>> {
+    /// The `limit` most recently changed games that are still being played (`live`) or
+    /// are over.
+    pub async fn recent(&self, live: bool, limit: usize) -> anyhow::Result<Vec<Stored>> {
         let rows: Vec<String> = self
             .read(move |c| {
-                let mut st =
-                    c.prepare("SELECT data FROM games ORDER BY updated_ms DESC LIMIT ?1")?;
-                st.query_map([limit as i64], |r| r.get(0))?.collect()
+                let mut st = c.prepare_cached(
+                    "SELECT data FROM games WHERE live = ?1 ORDER BY updated_ms DESC LIMIT ?2",
+                )?;
+                st.query_map(params![live, limit as i64], |r| r.get(0))?
+                    .collect()
             })
             .await?;
         rows.iter().map(|d| Ok(serde_json::from_str(d)?)).collect()
@@ -155,7 +183,17 @@ impl Store {
 }
 
 fn write_loop(mut conn: Connection, rx: mpsc::Receiver<Write>) {
-    while let Ok(first) = rx.recv() {
+    loop {
+        let first = match rx.recv_timeout(HEARTBEAT) {
+            Ok(w) => w,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = commit(&mut conn, &[]) {
+                    tracing::warn!("cannot record the heartbeat: {e}");
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        };
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -173,8 +211,14 @@ fn write_loop(mut conn: Connection, rx: mpsc::Receiver<Write>) {
     }
 }
 
+/// Commits `batch` in one transaction, with the heartbeat.
 fn commit(conn: &mut Connection, batch: &[Write]) -> rusqlite::Result<()> {
     let tx = conn.transaction()?;
+    tx.prepare_cached(
+        "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
+         ON CONFLICT (key) DO UPDATE SET value = ?1",
+    )?
+    .execute([crate::clock::now_ms()])?;
     {
         let mut st = tx.prepare_cached(
             "INSERT INTO games (id, live, updated_ms, data) VALUES (?1, ?2, ?3, ?4)

@@ -91,9 +91,12 @@ async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>)
     {
         return;
     }
+    // Once a game is over its channel closes (the game leaves memory); the socket stays open
+    // for pings and syncs, so that pages do not reconnect again and again.
+    let mut live = true;
     loop {
         tokio::select! {
-            event = events.recv() => {
+            event = events.recv(), if live => {
                 let text: String = match event {
                     // Events are broadcast without the viewer's colours (`"you":[]`, a key
                     // that string values cannot imitate since their quotes are escaped);
@@ -104,7 +107,10 @@ async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>)
                         Ok(state) => hello(state).to_string(),
                         Err(_) => return,
                     },
-                    Err(RecvError::Closed) => return,
+                    Err(RecvError::Closed) => {
+                        live = false;
+                        continue;
+                    }
                 };
                 if socket.send(Message::Text(text.into())).await.is_err() {
                     return;

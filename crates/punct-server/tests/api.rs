@@ -61,6 +61,19 @@ async fn two_players_finish_a_game_and_a_watcher_sees_every_move_in_order() {
         }
     }
     assert_eq!(seen, played);
+    // The socket stays open after the end (pages must not reconnect again and again), and a
+    // new one to the finished game gets its state and stays open too.
+    send(&mut watcher, json!({ "type": "ping" })).await;
+    let pong = next_json(&mut watcher, 5)
+        .await
+        .expect("an answer after the end");
+    assert_eq!(pong["type"], "pong");
+    let mut late = connect(&base, &id, None).await;
+    let hello = next_json(&mut late, 5).await.unwrap();
+    assert!(!hello["state"]["outcome"].is_null());
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    send(&mut late, json!({ "type": "ping" })).await;
+    assert_eq!(next_json(&mut late, 5).await.unwrap()["type"], "pong");
 
     let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
     assert!(state["outcome"]["text"].as_str().unwrap().len() > 3);
@@ -309,6 +322,22 @@ async fn import_legal_moves_analysis_and_bad_input() {
     assert!(v["best_move"].is_string());
     let (status, _) = get(&format!("{base}/api/legal?position=bad"), None).await;
     assert_eq!(status, 400);
+    // One move's legality, with the reason when it is refused.
+    let check = |mv: &str| format!("{base}/api/legal?position=standard%20w%200%20-&move={mv}");
+    let (status, v) = get(&check("TI9:0"), None).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["legal"], false);
+    assert!(
+        v["reason"].as_str().unwrap().contains("central hexagon"),
+        "{v}"
+    );
+    let (_, v) = get(&check("CE4:4"), None).await;
+    assert_eq!(
+        (v["legal"].clone(), v["canonical"].clone()),
+        (json!(true), json!("CE4:1"))
+    );
+    let (status, v) = get(&check("XE4:0"), None).await;
+    assert_eq!(status, 400, "{v}");
     let (status, v) = post(
         &format!("{base}/api/games"),
         None,
@@ -344,4 +373,51 @@ async fn import_legal_moves_analysis_and_bad_input() {
         rules.text().await.unwrap().contains("</"),
         "the rules are rendered as HTML"
     );
+}
+
+#[tokio::test]
+async fn the_list_shows_live_and_finished_games() {
+    let base = start_in_process(&temp_db("list")).await;
+    let (live, _) = create(&base, json!({ "mode": "local" })).await;
+    let (done, token) = create(&base, json!({ "mode": "local" })).await;
+    let (status, _) = post(
+        &format!("{base}/api/games/{done}/resign"),
+        Some(&token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, list) = get(&format!("{base}/api/games"), None).await;
+    let games = list["games"].as_array().unwrap();
+    let find = |id: &str| games.iter().find(|g| g["id"] == id).cloned().unwrap();
+    assert_eq!(find(&live)["live"], true);
+    assert_eq!(find(&done)["live"], false);
+    assert_eq!(find(&done)["result"], "Black wins by resignation");
+}
+
+/// The engine's threads run at nice 10, below the network side, so that a busy engine does
+/// not slow other games' moves (the load test measures it).
+#[tokio::test]
+async fn the_engine_threads_run_at_a_lower_priority() {
+    let _base = start_in_process(&temp_db("nice")).await;
+    let mut found = 0;
+    for _ in 0..100 {
+        for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+            let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            if !comm.starts_with("punct-engine") {
+                continue;
+            }
+            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+            let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+            // Fields after the name: state is field 3, nice field 19.
+            let nice: i32 = rest.split_whitespace().nth(16).unwrap().parse().unwrap();
+            assert_eq!(nice, 10, "{}", comm.trim());
+            found += 1;
+        }
+        if found > 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("no engine thread found");
 }

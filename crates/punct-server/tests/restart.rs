@@ -87,3 +87,38 @@ async fn play_continues_after_kill_9_with_no_move_lost() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_crash_charges_the_thinking_time_before_it_but_not_the_downtime() {
+    let db = temp_db("restart-clock");
+    let addr = free_addr();
+    let base = format!("http://{addr}");
+    let mut server = Process::start(addr, &db).await;
+    let (id, white, _black) =
+        friend_game(&base, Some(json!({ "minutes": 10, "increment": 0 }))).await;
+    let (status, _) = post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(&white),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    // Black thinks for 3 s, then the server dies and stays down for 2 s.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let (_, before) = get(&format!("{base}/api/games/{id}"), None).await;
+    server.kill();
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let _server = Process::start(addr, &db).await;
+    let (_, after) = get(&format!("{base}/api/games/{id}"), None).await;
+    assert_eq!(after["clock"]["white_ms"], before["clock"]["white_ms"]);
+    let before = before["clock"]["black_ms"].as_i64().unwrap();
+    let after_ms = after["clock"]["black_ms"].as_i64().unwrap();
+    assert!(before < 597_500, "black thought for 3 s: {before}");
+    // Charged up to the last sign of life (at most a second before the crash), not for the
+    // downtime, and not given the thinking time back.
+    assert!(
+        after_ms <= before + 1_300 && after_ms >= before - 500,
+        "black had {before} ms before the crash and {after_ms} ms after the restart"
+    );
+    assert_eq!(after["clock"]["running"], "black");
+}
