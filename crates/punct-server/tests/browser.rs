@@ -1,26 +1,100 @@
-//! The browser app in headless Chromium: against the computer with the mouse, a game on one
-//! screen to its end reviewed with the keyboard, and joining by link from a second browser.
+//! The browser app in headless Chromium: against the computer with the mouse (placing,
+//! turning by button, wheel and by dragging a dot, moving, refusals with reasons, takeback,
+//! analysis, resigning); a game on one screen to its end, reviewed with the keyboard,
+//! exported and imported again; the stack viewer and "lift"; the whole app with the keyboard
+//! alone; joining by link from a second browser on a phone-sized touch screen, offers
+//! between the two, and a kill -9 of the server under the open pages.
+//!
 //! Screenshots go to target/screenshots. Skipped (with a message) without Chromium.
+//!
+//! Nothing here may hang: every scenario has a time budget, every WebDriver call a timeout,
+//! and a watchdog ends the process (after killing the browsers) if all else fails.
 
 mod common;
 mod webdriver;
 
-use serde_json::json;
-use webdriver::{Driver, keys};
+use std::future::Future;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use webdriver::{Driver, Session, keys};
 
 /// The number of moves in the page's move list.
-const MOVE_COUNT: &str = "return document.querySelectorAll('#move-list li').length;";
+const MOVE_COUNT: &str = "document.querySelectorAll('#move-list li').length";
+
+/// Whether it is the page's player's turn.
+const OUR_TURN: &str = "return document.getElementById('status').textContent.includes('your turn') && [...document.querySelectorAll('#reserve-me button')].some(b => b.getAttribute('aria-disabled') === 'false');";
+
+/// Runs one scenario within `secs`, failing with a message if it takes longer.
+async fn scenario(what: &str, secs: u64, fut: impl Future<Output = ()>) {
+    let started = std::time::Instant::now();
+    tokio::time::timeout(Duration::from_secs(secs), fut)
+        .await
+        .unwrap_or_else(|_| panic!("scenario `{what}` did not finish within {secs} s"));
+    eprintln!(
+        "scenario `{what}`: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_games() {
     if !webdriver::available() {
         return;
     }
+    webdriver::watchdog("the browser tests", Duration::from_secs(600));
     let base = common::start_in_process(&common::temp_db("browser")).await;
     let driver = Driver::start().await;
-    against_the_computer(&driver, &base).await;
-    one_screen_to_the_end_then_review(&driver, &base).await;
-    join_by_link_and_survive_a_restart(&driver).await;
+    scenario(
+        "against the computer",
+        150,
+        against_the_computer(&driver, &base),
+    )
+    .await;
+    scenario(
+        "one screen to the end, review, export, import",
+        150,
+        one_screen_to_the_end_then_review(&driver, &base),
+    )
+    .await;
+    scenario("stacks and lift", 60, stacks_and_lift(&driver, &base)).await;
+    scenario("keyboard alone", 90, keyboard_alone(&driver, &base)).await;
+    scenario(
+        "join by link, offers, restart",
+        150,
+        join_by_link_and_survive_a_restart(&driver),
+    )
+    .await;
+}
+
+/// The ghost piece's move text (the piece in hand where it would go), if any.
+async fn ghost(s: &Session) -> String {
+    s.eval(
+        "const g = document.querySelector('g.ghost'); return g ? g.dataset.move : '';",
+        json!([]),
+    )
+    .await
+    .as_str()
+    .unwrap_or("")
+    .to_owned()
+}
+
+/// The centre of a board cell in the window, for pointer actions.
+async fn cell_centre(s: &Session, cell: &str) -> (i64, i64) {
+    let v = s
+        .eval(
+            "const r = document.querySelector(`polygon.cell[data-cell='${arguments[0]}']`).getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];",
+            json!([cell]),
+        )
+        .await;
+    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+}
+
+async fn move_count(s: &Session) -> u64 {
+    s.eval(&format!("return {MOVE_COUNT};"), json!([]))
+        .await
+        .as_u64()
+        .unwrap()
 }
 
 async fn against_the_computer(driver: &Driver, base: &str) {
@@ -37,47 +111,94 @@ async fn against_the_computer(driver: &Driver, base: &str) {
         "return location.pathname.startsWith('/g/');",
     )
     .await;
-    s.wait(
-        "the legal moves",
-        "return !document.querySelector('#reserve-me button').disabled;",
-    )
-    .await;
+    s.wait("our turn", OUR_TURN).await;
+    s.screenshot("computer-0-start").await;
 
-    // Pick a T from the reserve, put its PÜNCT on E4, turn it, put it down.
-    s.click("#reserve-me button:first-child").await;
+    // Pick a T from the reserve: every cell where its PÜNCT may go is marked, and none in the
+    // central hexagon (the standard game forbids it).
+    s.click("#reserve-me button[data-type='T']").await;
+    let marked = s
+        .wait(
+            "placement targets",
+            "return document.querySelectorAll('circle.target').length;",
+        )
+        .await;
+    assert!(marked.as_u64().unwrap() > 100, "{marked}");
+    assert_eq!(
+        s.eval(
+            "return document.querySelectorAll(\"circle.target[data-cell='I9'], circle.target[data-cell='H8']\").length;",
+            json!([])
+        )
+        .await,
+        json!(0)
+    );
+    // A refused attempt says why.
+    s.click("polygon.cell[data-cell='I9']").await;
+    let reason = s
+        .wait(
+            "the reason for the refusal",
+            "return document.getElementById('game-error').textContent;",
+        )
+        .await;
+    assert!(
+        reason.as_str().unwrap().contains("central hexagon"),
+        "{reason}"
+    );
+
+    // Choose E4 (the confirm step shows the piece there), then turn it three ways: the
+    // button, the mouse wheel, and dragging one of its minor dots around the PÜNCT.
+    s.click("polygon.cell[data-cell='E4']").await;
+    assert_eq!(ghost(&s).await, "TE4:0");
+    s.click("#rot-right").await;
+    assert_eq!(ghost(&s).await, "TE4:1");
+    s.wheel("#board", 120).await;
     s.wait(
-        "placement targets",
-        "return document.querySelectorAll('circle.target').length > 0;",
+        "the wheel to turn the piece",
+        "const g = document.querySelector('g.ghost'); return g && g.dataset.move === 'TE4:2';",
     )
     .await;
-    s.click("polygon.cell[data-cell='E4']").await;
-    s.click("#rot-right").await;
+    // With rotation 2 the first minor dot is on D4 (PÜNCT + D2); dragged to F5 (PÜNCT + D4)
+    // the piece turns to rotation 4.
+    let handle = s.find("g.ghost circle.handle[data-minor='0']").await;
+    let (fx, fy) = cell_centre(&s, "F5").await;
+    let (dx, dy) = cell_centre(&s, "D4").await;
+    s.pointer(
+        "mouse",
+        vec![
+            json!({ "type": "pointerMove", "x": 0, "y": 0, "origin": { "element-6066-11e4-a52e-4f735466cecf": handle } }),
+            json!({ "type": "pointerDown", "button": 0 }),
+            json!({ "type": "pointerMove", "x": (dx + fx) / 2, "y": (dy + fy) / 2 + 8, "duration": 100 }),
+            json!({ "type": "pointerMove", "x": fx, "y": fy, "duration": 100 }),
+            json!({ "type": "pointerUp", "button": 0 }),
+        ],
+    )
+    .await;
+    s.wait(
+        "the drag to turn the piece",
+        "const g = document.querySelector('g.ghost'); return g && g.dataset.move === 'TE4:4';",
+    )
+    .await;
     s.screenshot("computer-1-piece-in-hand").await;
     s.click("#put-down").await;
     s.wait(
         "the computer's answer",
-        &format!("{MOVE_COUNT} return n >= 2;").replace("return document", "const n = document"),
+        &format!("return {MOVE_COUNT} >= 2;"),
     )
     .await;
-    let first = s.text("#move-list li:first-child").await;
-    assert!(first.starts_with("TE4:"), "{first}");
+    assert_eq!(s.text("#move-list li:first-child").await, "TE4:4");
 
     // An illegal move typed in is refused with the server's reason.
+    s.wait("our turn", OUR_TURN).await;
     s.type_into("#move-text", "TI9:0\n").await;
     let reason = s
         .wait(
             "the refusal",
-            "return document.getElementById('game-error').textContent;",
+            "const t = document.getElementById('game-error').textContent; return t.includes('TI9') && t;",
         )
         .await;
     assert!(reason.as_str().unwrap().contains("illegal"), "{reason}");
 
-    // Pick up the piece on E4: its lines of travel and destinations appear; move it.
-    s.wait(
-        "our turn",
-        "return !document.querySelector('#reserve-me button').disabled;",
-    )
-    .await;
+    // Pick up the piece on E4: its three lines of travel and its destinations appear; move it.
     s.click("polygon.cell[data-cell='E4']").await;
     let dest = s
         .wait(
@@ -86,59 +207,71 @@ async fn against_the_computer(driver: &Driver, base: &str) {
         )
         .await;
     let dest = dest.as_str().unwrap().to_owned();
+    s.screenshot("computer-2-lines-of-travel").await;
     s.click(&format!("polygon.cell[data-cell='{dest}']")).await;
-    s.screenshot("computer-2-moving-a-piece").await;
+    s.screenshot("computer-3-moving-a-piece").await;
     s.click(&format!("polygon.cell[data-cell='{dest}']")).await;
     s.wait(
         "the computer's second answer",
-        "return document.querySelectorAll('#move-list li').length >= 4;",
+        &format!("return {MOVE_COUNT} >= 4;"),
     )
     .await;
     let third = s.text("#move-list li:nth-child(3)").await;
     assert!(third.starts_with("E4-"), "{third}");
-    s.screenshot("computer-3-after-answer").await;
+    s.screenshot("computer-4-after-answer").await;
     move_a_board_piece_by_keys(&s, base).await;
+
+    // Take back at once against the computer: back to before our last move.
+    s.wait("our turn", OUR_TURN).await;
+    let before = move_count(&s).await;
+    s.click("#takeback").await;
+    s.wait(
+        "the takeback",
+        &format!("return {MOVE_COUNT} === {};", before - 2),
+    )
+    .await;
+
+    // Analysis of the shown position: the evaluation, the best line, and the best move on the
+    // board.
+    s.click("#analysis-on").await;
+    let analysis = s
+        .wait(
+            "the analysis",
+            "const t = document.getElementById('analysis').textContent; return t.includes('Best line') && document.querySelector('g.hint-move') && t;",
+        )
+        .await;
+    assert!(analysis.as_str().unwrap().contains("win"), "{analysis}");
+    s.screenshot("computer-5-analysis").await;
+    s.click("#analysis-on").await;
+
+    // Resigning asks once more first.
+    s.click("#resign").await;
+    assert_eq!(s.text("#resign").await, "Really resign?");
+    s.click("#resign").await;
+    s.wait(
+        "the resignation",
+        "return document.getElementById('status').textContent.includes('resign');",
+    )
+    .await;
     s.quit().await;
 }
 
 /// Moves one of our board pieces with key presses alone: the cursor to it, Enter to pick it
 /// up, an arrow to a destination, Enter to put it down.
-async fn move_a_board_piece_by_keys(s: &webdriver::Session, base: &str) {
-    s.wait(
-        "our turn",
-        "return !document.querySelector('#reserve-me button').disabled;",
-    )
-    .await;
+async fn move_a_board_piece_by_keys(s: &Session, base: &str) {
+    s.wait("our turn", OUR_TURN).await;
+    let before = move_count(s).await;
     // Which of our pieces may move, from the server.
     let id = s
         .eval("return location.pathname.split('/')[2];", json!([]))
         .await;
     let (_, game) = common::get(&format!("{base}/api/games/{}", id.as_str().unwrap()), None).await;
-    let position = game["position"].as_str().unwrap().replace(' ', "%20");
-    let (_, legal) = common::get(&format!("{base}/api/legal?position={position}"), None).await;
-    let from = legal["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m.as_str()?.split_once('-').map(|(f, _)| f.to_owned()))
-        .next()
-        .expect("a piece of ours that may move");
+    let from = first_shift_origin(base, game["position"].as_str().unwrap()).await;
 
     // Walk the cursor (on the last cell clicked, or else I9) to the piece; the first arrow
     // shows it.
     s.type_into("#board", keys::UP).await;
-    let step = "const b = document.getElementById('board');         if (b.dataset.cursor === arguments[0]) return '';         const at = document.querySelector(`polygon.cell[data-cell='${b.dataset.cursor || 'I9'}']`).getBoundingClientRect();         const to = document.querySelector(`polygon.cell[data-cell='${arguments[0]}']`).getBoundingClientRect();         const dx = to.x - at.x, dy = to.y - at.y;         return Math.abs(dx) > at.width / 2 ? (dx > 0 ? 'right' : 'left') : (dy > 0 ? 'down' : 'up');";
-    for _ in 0..40 {
-        let dir = s.eval(step, json!([from])).await;
-        let key = match dir.as_str().unwrap() {
-            "" => break,
-            "right" => keys::RIGHT,
-            "left" => keys::LEFT,
-            "down" => keys::DOWN,
-            _ => keys::UP,
-        };
-        s.type_into("#board", key).await;
-    }
+    walk_cursor_to(s, &from).await;
     s.wait(
         "the cursor on our piece",
         &format!("const b = document.getElementById('board'); return b.dataset.cursor === '{from}' && document.querySelector('polygon.cursor') && document.getElementById('stack-info').textContent.includes('Enter picks it up');"),
@@ -177,12 +310,43 @@ async fn move_a_board_piece_by_keys(s: &webdriver::Session, base: &str) {
     s.type_into("#board", keys::ENTER).await;
     s.wait(
         "the keyed move and the computer's answer",
-        "return document.querySelectorAll('#move-list li').length >= 6;",
+        &format!("return {MOVE_COUNT} >= {};", before + 2),
     )
     .await;
-    let fifth = s.text("#move-list li:nth-child(5)").await;
-    assert!(fifth.starts_with(&format!("{from}-")), "{fifth}");
-    s.screenshot("computer-5-after-keyed-move").await;
+    let mine = s
+        .text(&format!("#move-list li:nth-child({})", before + 1))
+        .await;
+    assert!(mine.starts_with(&format!("{from}-")), "{mine}");
+}
+
+/// The origin of the first legal board move in `position`.
+async fn first_shift_origin(base: &str, position: &str) -> String {
+    let position = position.replace(' ', "%20");
+    let (_, legal) = common::get(&format!("{base}/api/legal?position={position}"), None).await;
+    legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.as_str()?.split_once('-').map(|(f, _)| f.to_owned()))
+        .next()
+        .expect("a piece of ours that may move")
+}
+
+/// Presses arrow keys on the board until its cursor is on `to`.
+async fn walk_cursor_to(s: &Session, to: &str) {
+    let step = "const b = document.getElementById('board'); if (b.dataset.cursor === arguments[0]) return ''; const at = document.querySelector(`polygon.cell[data-cell='${b.dataset.cursor || 'I9'}']`).getBoundingClientRect(); const to = document.querySelector(`polygon.cell[data-cell='${arguments[0]}']`).getBoundingClientRect(); const dx = to.x - at.x, dy = to.y - at.y; return Math.abs(dx) > at.width / 2 ? (dx > 0 ? 'right' : 'left') : (dy > 0 ? 'down' : 'up');";
+    for _ in 0..40 {
+        let dir = s.eval(step, json!([to])).await;
+        let key = match dir.as_str().unwrap() {
+            "" => return,
+            "right" => keys::RIGHT,
+            "left" => keys::LEFT,
+            "down" => keys::DOWN,
+            _ => keys::UP,
+        };
+        s.type_into("#board", key).await;
+    }
+    panic!("the cursor did not reach {to}");
 }
 
 async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
@@ -200,55 +364,78 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
         "return location.pathname.startsWith('/g/');",
     )
     .await;
-    let mut plies = 0;
-    loop {
-        let over = s
-            .eval(
-                "return document.getElementById('status').textContent.includes(' by ');",
-                json!([]),
-            )
-            .await;
-        if over == json!(true) {
-            break;
+    let id = s
+        .eval("return location.pathname.split('/')[2];", json!([]))
+        .await
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // A game that ends in a connection (the engine as White against random placements),
+    // played with the mouse: a piece from the reserve or from the board, its cell, R until it
+    // is turned right, then the cell again to confirm.
+    let moves = tokio::task::spawn_blocking(connection_game).await.unwrap();
+    for (i, mv) in moves.iter().enumerate() {
+        s.wait("our turn", OUR_TURN).await;
+        let to = match mv.split_once('-') {
+            None => {
+                let (kind, cell) = mv.split_at(1);
+                s.click(&format!("#reserve-me button[data-type='{kind}']"))
+                    .await;
+                cell.split(':').next().unwrap().to_owned()
+            }
+            Some((from, to)) => {
+                s.click(&format!("polygon.cell[data-cell='{from}']")).await;
+                to.split(':').next().unwrap().to_owned()
+            }
+        };
+        let css = format!("polygon.cell[data-cell='{to}']");
+        s.click(&css).await;
+        for _ in 0..6 {
+            if ghost(&s).await == *mv {
+                break;
+            }
+            s.keys("r").await;
         }
-        assert!(plies < 40, "the game should end within 36 placements");
-        s.wait(
-            "a placeable piece",
-            "return [...document.querySelectorAll('#reserve-me button')].some(b => !b.disabled);",
-        )
-        .await;
-        // The first type still in reserve, then the middle one of its targets, clicked twice
-        // (choose, then confirm).
-        s.eval(
-            "[...document.querySelectorAll('#reserve-me button')].find(b => !b.disabled).click();",
-            json!([]),
-        )
-        .await;
-        let cell = s
-            .wait(
-                "targets",
-                "const t = [...document.querySelectorAll('circle.target')]; return t.length ? t[Math.floor(t.length / 2)].dataset.cell : null;",
-            )
-            .await;
-        let css = format!("polygon.cell[data-cell='{}']", cell.as_str().unwrap());
+        assert_eq!(ghost(&s).await, *mv, "the piece in hand turned to {mv}");
         s.click(&css).await;
-        s.click(&css).await;
-        plies += 1;
         s.wait(
             "the move in the list",
-            &format!("return document.querySelectorAll('#move-list li').length === {plies} || document.getElementById('status').textContent.includes(' by ');"),
+            &format!("return {MOVE_COUNT} === {};", i + 1),
         )
         .await;
     }
+    s.wait(
+        "the end",
+        "return document.getElementById('status').textContent.includes('wins by connection');",
+    )
+    .await;
+    let plies = moves.len();
     let result = s.text("#status").await;
+    let (_, state) = common::get(&format!("{base}/api/games/{id}"), None).await;
+    // The winning chain is highlighted, cell for cell.
+    let mut chain: Vec<&str> = state["outcome"]["winning_chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    chain.sort_unstable();
+    assert!(chain.len() >= 7, "{chain:?}");
+    let drawn = s
+        .eval(
+            "return [...document.querySelectorAll('polygon.chain')].map(p => p.dataset.cell).sort();",
+            json!([]),
+        )
+        .await;
+    assert_eq!(drawn, json!(chain), "the winning chain is highlighted");
     s.screenshot("local-1-game-over").await;
 
-    // Review with the keyboard: Home, →, →, ←, End.
+    // Review with the keyboard: Home, →, →, ←, End; the last move is marked on the way.
     s.click("#board").await;
     s.type_into("#board", keys::HOME).await;
     s.wait(
         "the start",
-        "return document.getElementById('status').textContent.includes('after 0 of');",
+        "return document.getElementById('status').textContent.includes('after 0 of') && document.querySelectorAll('circle.dot').length === 0;",
     )
     .await;
     s.type_into(
@@ -258,7 +445,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
     .await;
     s.wait(
         "ply 1",
-        "return document.getElementById('status').textContent.includes('after 1 of');",
+        "return document.getElementById('status').textContent.includes('after 1 of') && document.querySelectorAll('polygon.last-fill').length === 3 && document.querySelectorAll('polygon.chain').length === 0;",
     )
     .await;
     s.screenshot("local-2-review").await;
@@ -269,7 +456,240 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
     )
     .await;
     assert_eq!(s.text("#status").await, result);
+
+    // Export the record and the position text.
+    s.click("#export-record").await;
+    let record = s
+        .wait(
+            "the record",
+            "const t = document.getElementById('export'); return !document.getElementById('export-box').hidden && t.value;",
+        )
+        .await;
+    let record = record.as_str().unwrap().to_owned();
+    let parsed = punct_core::Record::parse(&record).expect("the exported record reads back");
+    assert_eq!(parsed.moves.len(), plies);
+    s.click("#export-position").await;
+    assert_eq!(s.text("#export").await, state["position"].as_str().unwrap());
+
+    // Import the record to review it: the same moves, the same result, the keys work.
+    s.click("nav button[data-view='import']").await;
+    s.eval(
+        "document.getElementById('import-text').value = arguments[0];",
+        json!([record]),
+    )
+    .await;
+    s.click("#import-review").await;
+    s.wait(
+        "the imported game",
+        &format!("return {MOVE_COUNT} === {plies} && document.getElementById('status').textContent.includes(' by ');"),
+    )
+    .await;
+    s.click("#board").await;
+    s.type_into("#board", &format!("{}{}", keys::HOME, keys::RIGHT))
+        .await;
+    s.wait(
+        "the imported game's first move",
+        "return document.getElementById('status').textContent.includes('after 1 of');",
+    )
+    .await;
+    s.screenshot("local-3-imported-review").await;
+
+    // Play on from a position of it against the computer, as the side to move there.
+    let (_, replay) = common::get(&format!("{base}/api/games/{id}/replay"), None).await;
+    let midgame = replay["positions"][4].as_str().unwrap().to_owned();
+    s.click("nav button[data-view='import']").await;
+    s.eval(
+        "document.getElementById('import-text').value = arguments[0]; document.getElementById('import-level').value = '1';",
+        json!([midgame]),
+    )
+    .await;
+    s.click("#import-play").await;
+    s.wait(
+        "a new game from the imported position",
+        "return location.pathname.startsWith('/g/') && document.getElementById('status').textContent.includes('your turn');",
+    )
+    .await;
+    let new_id = s
+        .eval("return location.pathname.split('/')[2];", json!([]))
+        .await;
+    let new_id = new_id.as_str().unwrap();
+    let token = s
+        .eval(
+            "return localStorage.getItem('punct.token.' + arguments[0]);",
+            json!([new_id]),
+        )
+        .await;
+    let (_, state) = common::get(&format!("{base}/api/games/{new_id}"), token.as_str()).await;
+    assert_eq!(state["start"], midgame.as_str());
+    assert_eq!(state["mode"], "computer");
+    assert_eq!(state["you"], json!(["white"]), "white was to move there");
     s.quit().await;
+}
+
+async fn stacks_and_lift(driver: &Driver, base: &str) {
+    let s = driver.session("stacks").await;
+    s.goto(&format!("{base}/")).await;
+    s.click("nav button[data-view='import']").await;
+    s.eval(
+        "document.getElementById('import-text').value = 'standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2';",
+        json!([]),
+    )
+    .await;
+    s.click("#import-review").await;
+    s.wait(
+        "the position",
+        "return document.querySelectorAll('circle.badge').length === 3;",
+    )
+    .await;
+    // Hovering a cell lists its stack from the bottom up.
+    let (x, y) = cell_centre(&s, "E4").await;
+    s.pointer(
+        "mouse",
+        vec![json!({ "type": "pointerMove", "x": x, "y": y, "duration": 50 })],
+    )
+    .await;
+    let info = s
+        .wait(
+            "the stack of E4",
+            "const t = document.getElementById('stack-info').textContent; return t.startsWith('E4') && t;",
+        )
+        .await;
+    assert_eq!(
+        info,
+        "E4, bottom to top: white T PÜNCT (level 1), white T PÜNCT (level 2)"
+    );
+    // Lifting spreads the stack: the level-2 dot moves well off its cell, showing the one
+    // below.
+    let offset = "const d = document.querySelector(\"circle.dot[data-cell='E4'][data-level='2']\"); const c = document.querySelector(\"circle.dot[data-cell='E4'][data-level='1']\"); return Math.hypot(d.cx.baseVal.value - c.cx.baseVal.value, d.cy.baseVal.value - c.cy.baseVal.value);";
+    let flat = s.eval(offset, json!([])).await.as_f64().unwrap();
+    s.screenshot("stacks-1").await;
+    s.click("#lift").await;
+    let lifted = s.eval(offset, json!([])).await.as_f64().unwrap();
+    assert!(flat > 1.0 && lifted > 3.0 * flat, "{flat} {lifted}");
+    s.screenshot("stacks-2-lifted").await;
+    s.quit().await;
+}
+
+/// A whole game start with the keyboard alone: Tab to the form's Start, Enter; Tab to a
+/// reserve piece, Enter (the board takes the focus with a cell chosen), R to turn, Enter to
+/// put it down; then review with Home and End.
+async fn keyboard_alone(driver: &Driver, base: &str) {
+    let s = driver.session("keyboard").await;
+    s.goto(base).await;
+    s.eval(
+        "document.getElementById('level-select').value = '1';",
+        json!([]),
+    )
+    .await;
+    tab_to(&s, "#start-game").await;
+    s.keys(keys::ENTER).await;
+    s.wait("our turn", OUR_TURN).await;
+    tab_to(&s, "#reserve-me button[data-type='E']").await;
+    s.keys(keys::ENTER).await;
+    s.wait(
+        "the board focused with the piece on a cell",
+        "return document.activeElement.id === 'board' && document.querySelector('g.ghost') && document.querySelector('polygon.cursor');",
+    )
+    .await;
+    let first = ghost(&s).await;
+    s.keys(&format!("{}r", keys::DOWN)).await;
+    let chosen = ghost(&s).await;
+    assert!(
+        chosen.starts_with('E') && chosen != first,
+        "{first} {chosen}"
+    );
+    s.screenshot("keyboard-1-piece-on-the-board").await;
+    s.keys(keys::ENTER).await;
+    s.wait(
+        "the move and the computer's answer",
+        &format!("return {MOVE_COUNT} === 2;"),
+    )
+    .await;
+    assert_eq!(s.text("#move-list li:first-child").await, chosen);
+    // Review from anywhere but the board: Home goes to the start, End back to the game.
+    tab_to(&s, "#first").await;
+    s.keys(keys::HOME).await;
+    s.wait(
+        "the start",
+        "return document.getElementById('status').textContent.includes('after 0 of 2');",
+    )
+    .await;
+    s.keys(keys::END).await;
+    s.wait(
+        "the live game",
+        "return document.getElementById('status').textContent.includes('your turn');",
+    )
+    .await;
+    // Every control shows where the focus is.
+    let outline = s
+        .eval(
+            "return getComputedStyle(document.activeElement).outlineStyle;",
+            json!([]),
+        )
+        .await;
+    assert_ne!(outline, "none");
+    s.quit().await;
+}
+
+/// The moves of a game that ends in a connection: the engine as White (a small node budget)
+/// against Black placing pieces at random, over seeds until White connects.
+fn connection_game() -> Vec<String> {
+    use punct_core::{Game, Termination, Variant};
+    use punct_engine::{Engine, Level, Options, SearchLimits};
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    for seed in 0..30_u64 {
+        let mut game = Game::new(Variant::Standard);
+        let mut engine = Engine::new(Options {
+            level: Level::new(3).unwrap(),
+            seed,
+        });
+        while game.outcome().is_none() && game.moves().len() < 60 {
+            let mv = if game.moves().len().is_multiple_of(2) {
+                engine
+                    .search(&game, &SearchLimits::nodes(64), &stop, &mut |_| {})
+                    .best_move
+                    .unwrap()
+            } else {
+                let moves = game.position().legal_moves();
+                let placements: Vec<_> = moves
+                    .iter()
+                    .filter(|m| !m.to_string().contains('-'))
+                    .copied()
+                    .collect();
+                let pool = if placements.is_empty() {
+                    &moves
+                } else {
+                    &placements
+                };
+                pool[(seed as usize * 7919 + game.moves().len() * 104_729) % pool.len()]
+            };
+            game.play(mv).unwrap();
+        }
+        if game
+            .outcome()
+            .is_some_and(|o| o.termination == Termination::Connection)
+        {
+            return game.moves().iter().map(ToString::to_string).collect();
+        }
+    }
+    panic!("no game of the engine against random placements ended in a connection");
+}
+
+/// Presses Tab until the element matching `css` has the focus.
+async fn tab_to(s: &Session, css: &str) {
+    for _ in 0..60 {
+        let here = s
+            .eval(
+                "return document.activeElement.matches(arguments[0]);",
+                json!([css]),
+            )
+            .await;
+        if here == json!(true) {
+            return;
+        }
+        s.keys(keys::TAB).await;
+    }
+    panic!("{}: Tab never reached {css}", s.name());
 }
 
 async fn join_by_link_and_survive_a_restart(driver: &Driver) {
@@ -285,44 +705,103 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     let link = a
         .wait("the link", "const s = document.getElementById('share'); return !s.hidden && document.getElementById('share-link').value;")
         .await;
+    let link = link.as_str().unwrap().to_owned();
     // The friend is on a phone.
-    let b = driver.session("friend-b").await;
-    b.resize(390, 844).await;
-    b.goto(link.as_str().unwrap()).await;
+    let b = driver.session_phone("friend-b").await;
+    b.goto(&link).await;
     b.wait(
         "black's seat",
         "return document.querySelector('#p-black .name').textContent.includes('you');",
     )
     .await;
+    // The phone layout: nothing wider than the screen, the clocks above the board.
+    let fits = b
+        .eval(
+            "return document.documentElement.scrollWidth <= window.innerWidth && document.getElementById('p-white').getBoundingClientRect().bottom <= document.getElementById('board').getBoundingClientRect().top;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(fits, json!(true), "the page fits a phone");
     a.wait("the friend arriving", "return document.getElementById('share').hidden && !document.getElementById('move-text').disabled;").await;
     a.type_into("#move-text", "TE4:0\n").await;
+    b.wait("white's move", &format!("return {MOVE_COUNT} === 1;"))
+        .await;
+
+    // Black plays by touch: a reserve piece, a cell (chosen, then confirmed).
+    b.wait("black's turn", OUR_TURN).await;
+    b.tap("#reserve-me button[data-type='T']").await;
     b.wait(
-        "white's move",
-        "return document.querySelectorAll('#move-list li').length === 1;",
+        "targets",
+        "return document.querySelector(\"circle.target[data-cell='K5']\");",
+    )
+    .await;
+    b.tap("polygon.cell[data-cell='K5']").await;
+    b.wait(
+        "the piece on K5",
+        "return document.querySelector('g.ghost');",
+    )
+    .await;
+    b.screenshot("friend-2-black-on-a-phone").await;
+    b.tap("polygon.cell[data-cell='K5']").await;
+    a.wait("black's move", &format!("return {MOVE_COUNT} === 2;"))
+        .await;
+
+    // A takeback between people is asked for and granted; a draw offer is declined.
+    a.type_into("#move-text", "TC3:0\n").await;
+    b.wait(
+        "white's second move",
+        &format!("return {MOVE_COUNT} === 3;"),
+    )
+    .await;
+    a.click("#takeback").await;
+    b.wait(
+        "the takeback request",
+        "return document.getElementById('allow-takeback');",
+    )
+    .await;
+    b.tap("#allow-takeback").await;
+    a.wait("the takeback", &format!("return {MOVE_COUNT} === 2;"))
+        .await;
+    a.click("#offer-draw").await;
+    b.wait(
+        "the draw offer",
+        "return document.getElementById('decline-draw');",
+    )
+    .await;
+    b.screenshot("friend-3-offer-on-a-phone").await;
+    b.tap("#decline-draw").await;
+    a.wait(
+        "the declined offer",
+        "return !document.getElementById('offers').textContent.includes('draw');",
     )
     .await;
     a.screenshot("friend-1-white").await;
-    b.screenshot("friend-2-black").await;
+
     // A third browser opening the link watches.
     let c = driver.session("friend-watcher").await;
-    c.goto(link.as_str().unwrap()).await;
+    c.goto(&link).await;
     c.wait(
         "the watcher's board",
-        "return document.querySelectorAll('#move-list li').length === 1;",
+        &format!("return {MOVE_COUNT} === 2;"),
     )
     .await;
     assert!(!c.text("#p-white .name").await.contains("you"));
     assert!(!c.text("#p-black .name").await.contains("you"));
 
-    // kill -9 the server; restart it; a move made meanwhile reaches both open pages, which
-    // reconnect by themselves.
+    // kill -9 the server: the pages say so. Restart it; a move made meanwhile reaches every
+    // open page, which reconnect by themselves.
     server.kill();
-    let _server = common::Process::start(addr, &db).await;
-    let id = b
-        .eval("return location.pathname.split('/')[2];", json!([]))
+    for s in [&a, &b, &c] {
+        s.wait(
+            "the page noticing the lost connection",
+            "return !document.getElementById('conn').hidden;",
+        )
         .await;
-    let id = id.as_str().unwrap();
-    let token = b
+    }
+    a.screenshot("friend-4-server-down").await;
+    let _server = common::Process::start(addr, &db).await;
+    let id = link.rsplit('/').next().unwrap();
+    let token: Value = a
         .eval(
             "return localStorage.getItem('punct.token.' + arguments[0]);",
             json!([id]),
@@ -331,18 +810,31 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     let (status, v) = common::post(
         &format!("{base}/api/games/{id}/move"),
         token.as_str(),
-        json!({ "move": "TK5:0" }),
+        json!({ "move": "TC3:0" }),
     )
     .await;
     assert_eq!(status, 200, "{v}");
     for s in [&a, &b, &c] {
         s.wait(
             "the move made after the restart",
-            "return document.querySelectorAll('#move-list li').length === 2;",
+            &format!("return {MOVE_COUNT} === 3 && document.getElementById('conn').hidden;"),
         )
         .await;
     }
-    a.screenshot("friend-3-after-restart").await;
+    a.screenshot("friend-5-after-restart").await;
+    // The lists of games show it live.
+    c.click("nav button[data-view='games']").await;
+    c.wait(
+        "the game in the live list",
+        &format!("return document.querySelector(\"#live-list a[href='/g/{id}']\");"),
+    )
+    .await;
+    c.click("nav button[data-view='rules']").await;
+    c.wait(
+        "the rules",
+        "return document.getElementById('rules-text').textContent.includes('central hexagon');",
+    )
+    .await;
     for s in [a, b, c] {
         s.quit().await;
     }
