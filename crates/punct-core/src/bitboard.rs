@@ -203,9 +203,11 @@ impl Bitboard {
     /// The cell with the lowest index.
     #[inline]
     pub fn first(self) -> Option<Cell> {
-        for (w, word) in self.0.iter().enumerate() {
+        for (w, word) in (self & Bitboard::ALL).0.iter().enumerate() {
             if *word != 0 {
-                return Cell::from_index(w * 64 + word.trailing_zeros() as usize);
+                return Some(Cell::from_raw(
+                    (w * 64 + word.trailing_zeros() as usize) as u8,
+                ));
             }
         }
         None
@@ -213,14 +215,16 @@ impl Bitboard {
 
     /// The `n`-th cell in index order, counting from 0.
     pub fn nth(self, mut n: u32) -> Option<Cell> {
-        for (w, &word) in self.0.iter().enumerate() {
+        for (w, &word) in (self & Bitboard::ALL).0.iter().enumerate() {
             let ones = word.count_ones();
             if n < ones {
                 let mut word = word;
                 for _ in 0..n {
                     word &= word - 1;
                 }
-                return Cell::from_index(w * 64 + word.trailing_zeros() as usize);
+                return Some(Cell::from_raw(
+                    (w * 64 + word.trailing_zeros() as usize) as u8,
+                ));
             }
             n -= ones;
         }
@@ -259,7 +263,8 @@ impl Iterator for Cells {
             if *word != 0 {
                 let i = word.trailing_zeros() as usize;
                 *word &= *word - 1;
-                return Cell::from_index(w * 64 + i);
+                // Only cells of the board are left in the set (see `into_iter`).
+                return Some(Cell::from_raw((w * 64 + i) as u8));
             }
         }
         None
@@ -275,7 +280,9 @@ impl IntoIterator for Bitboard {
     type Item = Cell;
     type IntoIter = Cells;
     fn into_iter(self) -> Cells {
-        Cells(self)
+        // Bits outside the board, which only a hand-built set can hold, are dropped, so
+        // every index the iterator meets is a cell.
+        Cells(self & Bitboard::ALL)
     }
 }
 
@@ -360,6 +367,20 @@ mod tests {
     fn all_has_211_cells() {
         assert_eq!(Bitboard::ALL.count(), 211);
         assert_eq!(Bitboard::ALL.into_iter().count(), 211);
+    }
+
+    #[test]
+    fn a_hand_built_set_yields_only_cells() {
+        let every_bit = Bitboard([u64::MAX; 4]);
+        let cells: Vec<Cell> = every_bit.into_iter().collect();
+        let in_order: Vec<Cell> = Bitboard::ALL.into_iter().collect();
+        assert_eq!(cells, in_order);
+        assert_eq!(every_bit.first(), in_order.first().copied());
+        assert_eq!(every_bit.nth(210), in_order.last().copied());
+        assert_eq!(every_bit.nth(211), None);
+        let mut by_column = cells.clone();
+        by_column.sort_by_key(|c| c.coords());
+        assert_eq!(by_column, Cell::all().collect::<Vec<_>>());
     }
 
     #[test]
