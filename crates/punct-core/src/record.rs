@@ -265,6 +265,51 @@ impl Record {
     }
 }
 
+impl Record {
+    /// Reads every record of a text holding several one after another, as `punct match`
+    /// writes them: a record ends where the next one's tag pairs begin. Errors name the
+    /// line in the whole text.
+    pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut starts = vec![0];
+        let (mut in_body, mut in_comment) = (false, false);
+        for (i, line) in lines.iter().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            if line.starts_with('[') && !in_comment {
+                if in_body {
+                    starts.push(i);
+                    in_body = false;
+                }
+                continue;
+            }
+            in_body = true;
+            for c in line.chars() {
+                match c {
+                    '{' if !in_comment => in_comment = true,
+                    '}' if in_comment => in_comment = false,
+                    _ => {}
+                }
+            }
+        }
+        if !in_body {
+            return Err(err(lines.len().max(1), "no game record: no move text"));
+        }
+        starts.push(lines.len());
+        starts
+            .windows(2)
+            .map(|w| {
+                Record::parse(&lines[w[0]..w[1]].join("\n")).map_err(|e| RecordError {
+                    line: e.line + w[0],
+                    message: e.message,
+                })
+            })
+            .collect()
+    }
+}
+
 fn parse_tag(line: &str) -> Result<(String, String), String> {
     let inner = line
         .strip_prefix('[')

@@ -7,6 +7,7 @@ fn read_everything(text: &str) {
     let _ = Move::parse(text);
     let _ = Position::from_text(text);
     let _ = Record::parse(text);
+    let _ = Record::parse_all(text);
 }
 
 /// Valid texts to mutate, so that the search reaches deep into each reader.

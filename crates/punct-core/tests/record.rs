@@ -156,3 +156,34 @@ fn a_result_that_contradicts_the_board_is_refused() {
     assert!(err.message.contains("White wins by connection"), "{err}");
     assert!(Record::parse(&text.replace("0-1", "1-0")).is_ok());
 }
+
+#[test]
+fn a_file_of_records_reads_game_by_game() {
+    let records: Vec<Record> = (0..5)
+        .map(|seed| {
+            let mut record = Record::from_game(
+                random_game(100 + seed, Variant::Standard),
+                "Ada",
+                "Bo",
+                "2026.11.22",
+            );
+            // A comment with a line starting like a tag must not split a game.
+            record.intro = Some(format!("game {seed}\n[not a tag]"));
+            record
+        })
+        .collect();
+    let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let read = Record::parse_all(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(read.len(), 5);
+    for (a, b) in read.iter().zip(&records) {
+        assert_eq!(a.to_string(), b.to_string());
+    }
+    // An error in the third game names its line in the whole file.
+    let third = text.match_indices("[Game").nth(2).unwrap().0;
+    let line = text[..third].lines().count() + 1;
+    let broken = format!("{}[Game \"PÜNCT\"\n{}", &text[..third], &text[third + 15..]);
+    let e = Record::parse_all(&broken).unwrap_err();
+    assert_eq!(e.line, line, "{e}");
+    assert!(Record::parse_all("").is_err());
+    assert!(Record::parse_all("[Game \"PÜNCT\"]\n").is_err());
+}
