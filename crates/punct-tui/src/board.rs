@@ -4,8 +4,10 @@
 //! x = k·(2c − r) so that each cell has its two lower neighbours k columns to either side on
 //! the line below. The wide and large scales (k = 2, 3) show each top dot as its owner's
 //! letter and level (`w1`, capital for a PÜNCT); the compact scale (k = 1) fits an 80×24
-//! terminal and shows only the level, the owner being the cell's colour. PÜNCT dots are
-//! underlined in all three.
+//! terminal with one character per dot: White's level as a digit, Black's as a letter
+//! (`a` for level 1, `b` for 2 …). The owner is thus in the text itself, not only in the
+//! colours, for monochrome terminals and colour-blind players. PÜNCT dots are underlined and
+//! bold in all three.
 //!
 //! Highlights never hide whose a dot is: a highlighted dot keeps its owner's colours and is
 //! framed by half blocks in the highlight's colour in the gaps beside it; only empty cells
@@ -157,7 +159,7 @@ fn dot_glyph(dot: Dot, scale: Scale) -> (String, Style) {
     let piece = dot.piece;
     let level = char::from_digit(u32::from(piece.level % 10), 10).unwrap_or('?');
     let text = match scale {
-        Scale::Compact => level.to_string(),
+        Scale::Compact => compact_glyph(piece.colour, piece.level).to_string(),
         Scale::Wide | Scale::Large => {
             let letter = piece.colour.letter();
             let letter = if dot.is_punct {
@@ -173,6 +175,17 @@ fn dot_glyph(dot: Dot, scale: Scale) -> (String, Style) {
         style = style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD);
     }
     (text, style)
+}
+
+/// The one character of a dot on the compact board: White's level as a digit, Black's as a
+/// letter counting from `a` for level 1, so that owner and level read without colour.
+fn compact_glyph(owner: Colour, level: u8) -> char {
+    match owner {
+        Colour::White => char::from_digit(u32::from(level % 10), 10).unwrap_or('?'),
+        Colour::Black => level
+            .checked_sub(1)
+            .map_or('?', |above_first| char::from(b'a' + above_first % 26)),
+    }
 }
 
 /// The colours of a player's dots, also used for their names in the side panel.
@@ -352,6 +365,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn compact_dots_name_owner_and_level_in_their_character() {
+        // White's triangle on E4 jumped onto by White's at level 2; Black's at K5 level 1.
+        let pos = Position::from_text("standard b 5 wTE4:0@1,bTK5:0@1,wTE4:0@2").unwrap();
+        let buf = draw(&pos, &Marks::default(), Scale::Compact);
+        let symbol = |name| {
+            buf[spots(&pos, Scale::Compact, name)[0]]
+                .symbol()
+                .to_owned()
+        };
+        assert_eq!(symbol("E4"), "2");
+        assert_eq!(symbol("K5"), "a");
+        assert_eq!(symbol("J4"), "a");
+        assert_eq!(compact_glyph(Colour::Black, 2), 'b');
+        assert_eq!(compact_glyph(Colour::White, 3), '3');
+        // Levels no game reaches still give one character, never a panic.
+        assert_eq!(compact_glyph(Colour::Black, 0), '?');
+        assert_eq!(compact_glyph(Colour::Black, 255), 'u');
+        assert_eq!(compact_glyph(Colour::White, 12), '2');
     }
 
     #[test]

@@ -223,8 +223,8 @@ const LEGEND_WIDTH: usize = 42;
 pub fn legend(scale: Scale, marks: &[(&'static str, Color)]) -> Vec<Line<'static>> {
     let dots = match scale {
         Scale::Compact => [
-            "Digit: level of the top dot; colour: owner",
-            "Underlined: a PÜNCT dot",
+            "White 1 2 3, Black a b c: top dot's level",
+            "Underlined and bold: a PÜNCT dot",
         ],
         Scale::Wide | Scale::Large => [
             "W1 b2: owner and level of the top dot",
@@ -344,4 +344,22 @@ pub fn help_window(frame: &mut Frame, keys: &[(&str, &str)], legend: &[Line<'sta
         Paragraph::new(lines).block(Block::bordered().title(" Keys ")),
         window,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_lines_fit_their_width_and_name_the_owners_glyphs() {
+        for scale in Scale::LARGEST_FIRST {
+            for marks in [&PLAY_MARKS[..], &REVIEW_MARKS[..]] {
+                for line in legend(scale, marks) {
+                    assert!(line.width() <= LEGEND_WIDTH, "{line} at {scale:?}");
+                }
+            }
+        }
+        let compact = legend(Scale::Compact, &PLAY_MARKS)[0].to_string();
+        assert!(compact.contains("White 1 2 3, Black a b c"), "{compact}");
+    }
 }

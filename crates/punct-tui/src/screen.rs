@@ -5,8 +5,10 @@ use std::io::IsTerminal as _;
 use std::time::Duration;
 
 use anyhow::bail;
+use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
+use ratatui::style::Color;
 use ratatui::{DefaultTerminal, Frame};
 
 use crate::board::Scale;
@@ -53,8 +55,14 @@ fn quiet_engine_panics() {
 }
 
 fn event_loop(terminal: &mut DefaultTerminal, screen: &mut dyn Screen) -> anyhow::Result<()> {
+    let colourless = colours_unwanted();
     while !screen.is_done() {
-        terminal.draw(|frame| screen.draw(frame))?;
+        terminal.draw(|frame| {
+            screen.draw(frame);
+            if colourless {
+                strip_colours(frame.buffer_mut());
+            }
+        })?;
         if event::poll(TICK)? {
             // Resizes need nothing more: the next draw lays the screen out anew.
             if let Event::Key(key) = event::read()? {
@@ -71,6 +79,21 @@ fn event_loop(terminal: &mut DefaultTerminal, screen: &mut dyn Screen) -> anyhow
         screen.tick();
     }
     Ok(())
+}
+
+/// Whether the person asked for no colours by setting `NO_COLOR` (<https://no-color.org>).
+fn colours_unwanted() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
+}
+
+/// Leaves the colours out of a drawn screen and keeps bold, underline and reverse, which mark
+/// the PÜNCT dots and the cursor. This is done here rather than left to the terminal library,
+/// whose own `NO_COLOR` support sends a bare `ESC [ m` for each change of colour, and that
+/// resets the attributes too.
+fn strip_colours(buffer: &mut Buffer) {
+    for cell in &mut buffer.content {
+        cell.set_fg(Color::Reset).set_bg(Color::Reset);
+    }
 }
 
 /// Where the parts of a screen go.
@@ -123,6 +146,24 @@ pub fn layout(area: Rect, footer_height: u16) -> Option<Areas> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ratatui::style::{Modifier, Style};
+
+    #[test]
+    fn stripping_colours_keeps_text_and_attributes() {
+        let mut buffer = Buffer::empty(Rect::new(0, 0, 2, 1));
+        let punct = Style::new()
+            .fg(Color::Black)
+            .bg(Color::White)
+            .add_modifier(Modifier::UNDERLINED);
+        buffer.set_string(0, 0, "1a", punct);
+        strip_colours(&mut buffer);
+        let cell = &buffer[(0, 0)];
+        assert_eq!(
+            (cell.symbol(), cell.fg, cell.bg),
+            ("1", Color::Reset, Color::Reset)
+        );
+        assert!(cell.modifier.contains(Modifier::UNDERLINED));
+    }
 
     #[test]
     fn layouts_fit_the_screen_and_use_the_room_there_is() {

@@ -131,12 +131,48 @@ impl Drop for Tmux {
     }
 }
 
-#[test]
-fn play_against_the_computer_take_back_save_and_review() {
-    if Command::new("tmux").arg("-V").output().is_err() {
+/// Whether tmux is missing, in which case the test says it is skipped.
+fn tmux_missing() -> bool {
+    let missing = Command::new("tmux").arg("-V").output().is_err();
+    if missing {
         eprintln!(
             "SKIPPED: tmux is not installed (apt-get install -y tmux) — the terminal UI was not driven"
         );
+    }
+    missing
+}
+
+/// A directory of its own for one test's files.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("punct-e2e-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The character drawn for `cell` (such as `E4`) on the compact board of an 80×24 screen.
+fn compact_cell(screen: &str, cell: &str) -> char {
+    let column = i32::from(cell.as_bytes()[0] - b'A');
+    let row: i32 = cell[1..].parse::<i32>().unwrap() - 1;
+    // As the board widget lays it out: three columns of row numbers, then a half cell per
+    // step of 2·column − row.
+    let x = 3 + 2 * column - row + 7;
+    let line = screen.lines().nth((16 - row) as usize).unwrap_or("");
+    line.chars().nth(x as usize).unwrap_or(' ')
+}
+
+/// The parameters of every SGR escape sequence (`ESC [ 1 ; 4 m`) in `styled`.
+fn sgr_parameters(styled: &str) -> Vec<u16> {
+    styled
+        .split("\x1b[")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('m'))
+        .flat_map(|(codes, _)| codes.split(';').filter_map(|code| code.parse().ok()))
+        .collect()
+}
+
+#[test]
+fn play_against_the_computer_take_back_save_and_review() {
+    if tmux_missing() {
         return;
     }
     let punct = env!("CARGO_BIN_EXE_punct");
@@ -249,5 +285,63 @@ fn play_against_the_computer_take_back_save_and_review() {
     review.keys(&["C-c"]);
     review.expect_exit("0", "PÜNCT review");
     drop(review);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_colours_the_compact_board_still_tells_the_owners_apart() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("mono");
+    // NO_COLOR makes the terminal library leave out every colour, as a monochrome terminal
+    // would show the screen; capture-pane without -e drops the remaining attributes too.
+    let play = Tmux::start("mono", &dir, &format!("NO_COLOR=1 {punct} play --human"));
+    play.wait_for("to move · ply 0");
+    // White's triangle jumps onto its twin at E4 (level 2); Black has a T and an E at level 1.
+    for mv in ["TE4:0", "TK5:0", "TE7:0", "EM12:3", "E7-E4:0"] {
+        play.keys(&[":"]);
+        play.type_text(mv);
+        play.keys(&["Enter"]);
+        play.wait_for(&format!("played {mv}"));
+    }
+    let screen = play.screen();
+    for (cell, glyph) in [
+        ("E4", '2'),
+        ("E3", '2'),
+        ("D3", '2'),
+        ("K5", 'a'),
+        ("K4", 'a'),
+        ("J4", 'a'),
+        ("M12", 'a'),
+        ("E7", '.'),
+    ] {
+        assert_eq!(compact_cell(&screen, cell), glyph, "{cell} in\n{screen}");
+    }
+    // The list of keys explains them.
+    play.keys(&["?"]);
+    play.wait_for("White 1 2 3, Black a b c: top dot's level");
+    play.keys(&["Escape"]);
+    play.wait_until("the board again", |screen| !screen.contains(" Keys "));
+    // With escape sequences: no colour at all, and the PÜNCT dots still underlined.
+    let styled = play.run(&["capture-pane", "-p", "-e", "-t", "e2e"]);
+    let parameters = sgr_parameters(&styled);
+    let colours: Vec<u16> = parameters
+        .iter()
+        .copied()
+        .filter(|&p| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107))
+        .collect();
+    assert!(
+        colours.is_empty(),
+        "colour codes {colours:?} in\n{styled:?}"
+    );
+    assert!(
+        parameters.contains(&4),
+        "no underlined PÜNCT in\n{styled:?}"
+    );
+    play.keys(&["q", "q"]);
+    play.expect_exit("0", "PÜNCT · standard game");
+    drop(play);
     let _ = std::fs::remove_dir_all(&dir);
 }
