@@ -4,11 +4,14 @@
 //!
 //! ```text
 //! cargo build --release -p punct-server --bins --examples
-//! target/release/examples/load [GAMES=200] [SECONDS=20] [MOVES_PER_SECOND_PER_GAME]
+//! target/release/examples/load [GAMES=200] [SECONDS=20] [MOVES_PER_SECOND_PER_GAME|max] [ENGINE_GAMES=0]
 //! ```
 //!
-//! Without a rate each game sends its next move as soon as the last one was broadcast (the
-//! server saturated: latency is then mostly queueing); with a rate, moves are paced.
+//! Without a rate (or with `max`) each game sends its next move as soon as the last one was
+//! broadcast (the server saturated: latency is then mostly queueing); with a rate, moves are
+//! paced. `ENGINE_GAMES` games against the computer at full strength run beside them, each
+//! answering the computer at once, so that the engine is busy all along: the people's games
+//! must not slow down.
 //!
 //! It starts target/release/punct-server (beside the examples folder) on a free port with a
 //! fresh database, so the server's memory is measured alone.
@@ -82,6 +85,17 @@ async fn new_game(client: &reqwest::Client, base: &str) -> (String, String, Stri
     )
 }
 
+/// The part of a server message the players' side looks at: its sequence number (read
+/// without building the rest, so that the load generator takes little of the CPU).
+#[derive(serde::Deserialize)]
+struct Head {
+    seq: Option<u64>,
+}
+
+fn head(text: &str) -> Head {
+    serde_json::from_str(text).expect("a JSON message")
+}
+
 /// Plays games in one slot until `deadline`; returns the latencies of its moves (µs).
 async fn slot(
     base: String,
@@ -101,7 +115,12 @@ async fn slot(
         let (mut watcher, _) = connect_async(format!("{ws_base}/api/games/{id}/ws"))
             .await
             .unwrap();
-        watcher.next().await;
+        // The watcher's first message is the state; each move's broadcast carries the next
+        // sequence number (nothing else happens in these games).
+        let mut seq = match watcher.next().await {
+            Some(Ok(Message::Text(t))) => head(&t).seq.expect("the state has a seq"),
+            other => panic!("no state for the watcher: {other:?}"),
+        };
         let mut game = punct_core::Game::new(punct_core::Variant::Standard);
         // Players' sockets also receive every event; read them so the server never waits.
         let (mut w_tx, mut w_rx) = w.split();
@@ -113,11 +132,15 @@ async fn slot(
                 tokio::time::sleep(pace).await;
             }
             let pos = game.position();
-            let moves = pos.legal_moves();
             rng = rng
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let mv: Move = moves[(rng >> 33) as usize % moves.len()];
+            // A random legal move without building the list (the generator's CPU is the
+            // server's too).
+            let count = pos.count_legal_moves();
+            let mv: Move = pos
+                .nth_legal_move((rng >> 33) % count)
+                .expect("a move below the count");
             let msg = json!({ "type": "action", "action": "move", "move": mv.to_string() });
             let sent = Instant::now();
             let tx = if pos.turn() == punct_core::Colour::White {
@@ -128,16 +151,12 @@ async fn slot(
             tx.send(Message::Text(msg.to_string().into()))
                 .await
                 .unwrap();
-            let want = game.moves().len() + 1;
+            seq += 1;
             loop {
                 let Some(Ok(Message::Text(t))) = watcher.next().await else {
                     panic!("watcher closed");
                 };
-                let v: Value = serde_json::from_str(&t).unwrap();
-                if v["state"]["moves"]
-                    .as_array()
-                    .is_some_and(|m| m.len() == want)
-                {
+                if head(&t).seq == Some(seq) {
                     break;
                 }
             }
@@ -153,6 +172,66 @@ async fn slot(
     latencies
 }
 
+/// Plays games against the computer at full strength until `deadline`, answering each of its
+/// moves at once; returns the number of computer moves.
+async fn engine_slot(base: String, ws_base: String, seed: u64, deadline: Instant) -> u64 {
+    let client = reqwest::Client::new();
+    let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(7);
+    let mut answered = 0;
+    while Instant::now() < deadline {
+        let g = post(
+            &client,
+            format!("{base}/api/games"),
+            json!({ "mode": "computer", "level": 6 }),
+        )
+        .await;
+        let id = g["id"].as_str().unwrap().to_owned();
+        let token = g["token"].as_str().unwrap().to_owned();
+        let (mut ws, _) = connect_async(format!("{ws_base}/api/games/{id}/ws"))
+            .await
+            .unwrap();
+        let mut game = punct_core::Game::new(punct_core::Variant::Standard);
+        while game.outcome().is_none() && Instant::now() < deadline {
+            let moves = game.position().legal_moves();
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(rng >> 33) as usize % moves.len()];
+            let answer = client
+                .post(format!("{base}/api/games/{id}/move"))
+                .bearer_auth(&token)
+                .json(&json!({ "move": mv.to_string() }))
+                .send()
+                .await
+                .expect("server answers");
+            if !answer.status().is_success() {
+                break;
+            }
+            game.play(mv).unwrap();
+            // Wait for the computer's move (or the end).
+            let want = game.moves().len() + 1;
+            let reply = loop {
+                let Some(Ok(Message::Text(t))) = ws.next().await else {
+                    return answered;
+                };
+                let v: Value = serde_json::from_str(&t).unwrap();
+                let moves = v["state"]["moves"].as_array().map_or(0, Vec::len);
+                if moves >= want || !v["state"]["outcome"].is_null() {
+                    break v;
+                }
+            };
+            if !reply["state"]["outcome"].is_null() {
+                break;
+            }
+            let text = reply["state"]["moves"][want - 1].as_str().unwrap();
+            game.play(Move::parse(text).unwrap()).unwrap();
+            answered += 1;
+        }
+        ws.close(None).await.ok();
+    }
+    answered
+}
+
 #[tokio::main]
 async fn main() {
     let mut args = std::env::args().skip(1);
@@ -162,10 +241,13 @@ async fn main() {
     let seconds: u64 = args
         .next()
         .map_or(20, |a| a.parse().expect("SECONDS is a number"));
-    let pace = args.next().map(|a| {
+    let pace = args.next().filter(|a| a != "max" && a != "0").map(|a| {
         let rate: f64 = a.parse().expect("MOVES_PER_SECOND_PER_GAME is a number");
         Duration::from_secs_f64(1.0 / rate)
     });
+    let engine_games: usize = args
+        .next()
+        .map_or(0, |a| a.parse().expect("ENGINE_GAMES is a number"));
     let exe = std::env::current_exe().unwrap();
     let server_exe = exe.parent().unwrap().parent().unwrap().join("punct-server");
     assert!(
@@ -208,6 +290,16 @@ async fn main() {
             ))
         })
         .collect();
+    let engine_tasks: Vec<_> = (0..engine_games)
+        .map(|i| {
+            tokio::spawn(engine_slot(
+                base.clone(),
+                ws_base.clone(),
+                i as u64 + 1000,
+                deadline,
+            ))
+        })
+        .collect();
     // Memory with every game open and connected, a moment after start.
     tokio::time::sleep(Duration::from_secs(seconds.min(5))).await;
     let rss_during = rss_kib(pid);
@@ -216,6 +308,10 @@ async fn main() {
         latencies.extend(t.await.unwrap());
     }
     let elapsed = start.elapsed().as_secs_f64();
+    let mut computer_moves = 0;
+    for t in engine_tasks {
+        computer_moves += t.await.unwrap();
+    }
     latencies.sort_unstable();
     let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
     println!(
@@ -224,6 +320,12 @@ async fn main() {
             "one move per {p:?} per game"
         ))
     );
+    if engine_games > 0 {
+        println!(
+            "beside them: {engine_games} games against the computer at full strength, \
+             {computer_moves} computer moves (the engine busy throughout)"
+        );
+    }
     println!(
         "moves: {} in {elapsed:.1} s = {:.0} moves/s",
         latencies.len(),

@@ -95,10 +95,21 @@ async fn join(State(hub): State<Hub>, Path(id): Path<String>, body: Bytes) -> Ap
     Ok(Json(serde_json::to_value(grant).unwrap_or(Value::Null)))
 }
 
-async fn act(hub: &Hub, id: &str, headers: &HeaderMap, action: Action) -> ApiResult {
-    hub.act(id, bearer(headers).as_deref(), action)
-        .await
-        .map(Json)
+/// A JSON body already written out.
+fn raw_json(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+async fn act(
+    hub: &Hub,
+    id: &str,
+    headers: &HeaderMap,
+    action: Action,
+) -> Result<Response, ApiError> {
+    let (_, state) = hub
+        .act(id, bearer(headers).as_deref(), action, true)
+        .await?;
+    Ok(raw_json(state.unwrap_or_default()))
 }
 
 async fn action(
@@ -106,7 +117,7 @@ async fn action(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> ApiResult {
+) -> Result<Response, ApiError> {
     let action: Action = parse(&body)?;
     act(&hub, &id, &headers, action).await
 }
@@ -123,16 +134,24 @@ async fn play(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> ApiResult {
+) -> Result<Response, ApiError> {
     let req: MoveRequest = parse(&body)?;
     act(&hub, &id, &headers, Action::Move { text: req.text }).await
 }
 
-async fn resign(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+async fn resign(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     act(&hub, &id, &headers, Action::Resign).await
 }
 
-async fn draw(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+async fn draw(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     act(&hub, &id, &headers, Action::OfferDraw).await
 }
 
@@ -140,11 +159,15 @@ async fn decline_draw(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult {
+) -> Result<Response, ApiError> {
     act(&hub, &id, &headers, Action::DeclineDraw).await
 }
 
-async fn takeback(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
+async fn takeback(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     act(&hub, &id, &headers, Action::Takeback).await
 }
 
@@ -152,7 +175,7 @@ async fn decline_takeback(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult {
+) -> Result<Response, ApiError> {
     act(&hub, &id, &headers, Action::DeclineTakeback).await
 }
 

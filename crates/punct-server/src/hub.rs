@@ -171,18 +171,25 @@ impl Hub {
     ) -> Result<(), ApiError> {
         self.inner
             .store
-            .save(&next.to_stored(), next.is_live(), next.updated_ms)
+            .save(
+                &next.id,
+                next.stored_json(),
+                next.is_live(),
+                next.updated_ms,
+            )
             .await
             .map_err(ApiError::internal)?;
         *room = next;
-        let msg = json!({
-            "type": "event",
-            "seq": room.seq,
-            "event": event,
-            "detail": extra,
-            "state": room.snapshot(now_ms(), &[]),
-        });
-        let _ = cell.events.send(Arc::from(msg.to_string()));
+        // The event is written once for every watcher; seat holders get their colours put
+        // into its `"you":[]` by their sockets.
+        let msg = format!(
+            r#"{{"type":"event","seq":{},"event":{},"detail":{},"state":{}}}"#,
+            room.seq,
+            Value::from(event),
+            extra,
+            room.snapshot_json(now_ms(), &[]),
+        );
+        let _ = cell.events.send(Arc::from(msg));
         cell.clock_changed.notify_one();
         if !room.is_live() {
             // A finished game changes no more: let it leave memory once its watchers go; it
@@ -206,7 +213,7 @@ impl Hub {
         let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
         self.inner
             .store
-            .save(&room.to_stored(), room.is_live(), now)
+            .save(&room.id, room.stored_json(), room.is_live(), now)
             .await
             .map_err(ApiError::internal)?;
         let colours = room.holder(Some(&token));
@@ -257,14 +264,16 @@ impl Hub {
         Ok(room.snapshot(now_ms(), &room.holder(token)))
     }
 
-    /// Carries out `action` for the holder of `token`, returning the new state. A refusal
-    /// changes nothing (except that a side found out of time loses first).
+    /// Carries out `action` for the holder of `token`, returning the new sequence number and,
+    /// if `want_state`, the new state as the caller sees it (JSON text). A refusal changes
+    /// nothing (except that a side found out of time loses first).
     pub async fn act(
         &self,
         id: &str,
         token: Option<&str>,
         action: Action,
-    ) -> Result<Value, ApiError> {
+        want_state: bool,
+    ) -> Result<(u64, Option<String>), ApiError> {
         let cell = self.room(id).await?;
         let mut room = cell.room.lock().await;
         let now = now_ms();
@@ -289,7 +298,8 @@ impl Hub {
             _ => Value::Null,
         };
         self.commit(&cell, &mut room, next, event, detail).await?;
-        Ok(room.snapshot(now, &colours))
+        let state = want_state.then(|| room.snapshot_json(now, &colours));
+        Ok((room.seq, state))
     }
 
     /// Subscribes to game `id`: its current state and every later event, with no gap

@@ -2,8 +2,10 @@
 //! sequence number that counts every change. Pure logic, no I/O: the hub stores a changed
 //! room before anyone hears of the change.
 
+use std::sync::Arc;
+
 use punct_core::{Colour, Game, Move, Outcome, Position, Termination};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Value, json};
 
 use crate::clock::Clock;
@@ -84,6 +86,97 @@ pub struct Room {
     pub created_ms: i64,
     /// Time of the last change, ms since the epoch.
     pub updated_ms: i64,
+    /// The moves as text, kept beside the game so that states and stored forms are written
+    /// without formatting every move again at each change.
+    texts: Vec<Arc<str>>,
+    /// The start position as text.
+    start_text: Arc<str>,
+}
+
+/// Writes move texts as a JSON list of strings.
+fn texts<S: Serializer>(texts: &&[Arc<str>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(texts.iter().map(|t| &**t))
+}
+
+/// The stored form written straight from a room, without copying it ([`Stored`] reads it).
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    id: &'a str,
+    mode: Mode,
+    start: &'a str,
+    #[serde(serialize_with = "texts")]
+    moves: &'a [Arc<str>],
+    seats: &'a [Seat; 2],
+    clock: &'a Option<Clock>,
+    draw_offer: Option<&'static str>,
+    takeback_request: Option<&'static str>,
+    seq: u64,
+    created_ms: i64,
+    updated_ms: i64,
+    ended: Option<(Option<&'static str>, &'static str)>,
+    result: Option<String>,
+}
+
+/// A seat as everyone may see it.
+#[derive(Serialize)]
+struct SeatView<'a> {
+    name: &'a str,
+    computer: Option<u8>,
+    open: bool,
+}
+
+#[derive(Serialize)]
+struct Seats<'a> {
+    white: SeatView<'a>,
+    black: SeatView<'a>,
+}
+
+#[derive(Serialize)]
+struct ClockView {
+    initial_ms: i64,
+    increment_ms: i64,
+    white_ms: i64,
+    black_ms: i64,
+    running: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct OutcomeView {
+    winner: Option<&'static str>,
+    termination: &'static str,
+    result: &'static str,
+    text: String,
+    winning_chain: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Centre {
+    white: u32,
+    black: u32,
+}
+
+/// The public state of a room (API.md, "The game state").
+#[derive(Serialize)]
+struct Snapshot<'a> {
+    id: &'a str,
+    seq: u64,
+    mode: Mode,
+    variant: &'static str,
+    start: &'a str,
+    #[serde(serialize_with = "texts")]
+    moves: &'a [Arc<str>],
+    position: String,
+    turn: &'static str,
+    centre: Centre,
+    seats: Seats<'a>,
+    clock: Option<ClockView>,
+    draw_offer: Option<&'static str>,
+    takeback_request: Option<&'static str>,
+    thinking: bool,
+    outcome: Option<OutcomeView>,
+    you: Vec<&'static str>,
+    created_ms: i64,
+    updated_ms: i64,
 }
 
 /// The form a room is stored in (JSON in the database).
@@ -162,6 +255,8 @@ impl Room {
         clock: Option<Clock>,
         now: i64,
     ) -> Room {
+        let texts = game.moves().iter().map(|m| m.to_string().into()).collect();
+        let start_text = game.start().to_string().into();
         let mut room = Room {
             id,
             mode,
@@ -173,6 +268,8 @@ impl Room {
             seq: 1,
             created_ms: now,
             updated_ms: now,
+            texts,
+            start_text,
         };
         room.start_clock_if_ready(now);
         room
@@ -185,23 +282,20 @@ impl Room {
         }
     }
 
-    /// The stored form.
-    pub fn to_stored(&self) -> Stored {
-        let ended = self
-            .game
+    fn ended(&self) -> Option<(Option<&'static str>, &'static str)> {
+        self.game
             .outcome()
             .filter(|o| outside_board(o.termination))
-            .map(|o| {
-                (
-                    o.winner.map(|c| colour_name(c).to_owned()),
-                    o.termination.name().to_owned(),
-                )
-            });
+            .map(|o| (o.winner.map(colour_name), o.termination.name()))
+    }
+
+    /// The stored form.
+    pub fn to_stored(&self) -> Stored {
         Stored {
             id: self.id.clone(),
             mode: self.mode,
-            start: self.game.start().to_string(),
-            moves: self.game.moves().iter().map(Move::to_string).collect(),
+            start: self.start_text.to_string(),
+            moves: self.texts.iter().map(|t| t.to_string()).collect(),
             seats: self.seats.clone(),
             clock: self.clock.clone(),
             draw_offer: self.draw_offer.map(|c| colour_name(c).to_owned()),
@@ -209,9 +303,31 @@ impl Room {
             seq: self.seq,
             created_ms: self.created_ms,
             updated_ms: self.updated_ms,
-            ended,
+            ended: self
+                .ended()
+                .map(|(w, t)| (w.map(str::to_owned), t.to_owned())),
             result: self.game.outcome().map(|o| o.to_string()),
         }
+    }
+
+    /// The stored form as JSON, written without copying the room.
+    pub fn stored_json(&self) -> String {
+        let stored = StoredRef {
+            id: &self.id,
+            mode: self.mode,
+            start: &self.start_text,
+            moves: &self.texts,
+            seats: &self.seats,
+            clock: &self.clock,
+            draw_offer: self.draw_offer.map(colour_name),
+            takeback_request: self.takeback_request.map(colour_name),
+            seq: self.seq,
+            created_ms: self.created_ms,
+            updated_ms: self.updated_ms,
+            ended: self.ended(),
+            result: self.game.outcome().map(|o| o.to_string()),
+        };
+        serde_json::to_string(&stored).unwrap_or_default()
     }
 
     /// Rebuilds a room from its stored form, replaying the moves with the rules. A running
@@ -238,7 +354,10 @@ impl Room {
         if let Some(c) = clock.as_mut() {
             c.resume(turn, alive_ms, now);
         }
+        let texts = game.moves().iter().map(|m| m.to_string().into()).collect();
         Ok(Room {
+            texts,
+            start_text: s.start.into(),
             id: s.id,
             mode: s.mode,
             game,
@@ -379,6 +498,7 @@ impl Room {
                 self.game
                     .play(mv)
                     .map_err(|e| ApiError::illegal(e.to_string()))?;
+                self.texts.push(mv.to_string().into());
                 self.draw_offer = None;
                 self.takeback_request = None;
                 if let Some(c) = self.clock.as_mut() {
@@ -475,8 +595,10 @@ impl Room {
             return Err(ApiError::conflict("there is no move to take back"));
         }
         self.game.undo();
+        self.texts.pop();
         if !local && self.turn() != requester {
             self.game.undo();
+            self.texts.pop();
         }
         self.draw_offer = None;
         self.takeback_request = None;
@@ -489,10 +611,23 @@ impl Room {
     /// The public state of the room (never the tokens). `you` lists the colours the caller
     /// holds.
     pub fn snapshot(&self, now: i64, you: &[Colour]) -> Value {
+        serde_json::to_value(self.view(now, you)).unwrap_or(Value::Null)
+    }
+
+    /// [`Room::snapshot`] as JSON text, written straight from the room.
+    pub fn snapshot_json(&self, now: i64, you: &[Colour]) -> String {
+        serde_json::to_string(&self.view(now, you)).unwrap_or_default()
+    }
+
+    fn view(&self, now: i64, you: &[Colour]) -> Snapshot<'_> {
         let pos = self.game.position();
         let turn = pos.turn();
-        let outcome = self.game.outcome().map(|o| {
-            let chain: Vec<String> = o
+        let outcome = self.game.outcome().map(|o| OutcomeView {
+            winner: o.winner.map(colour_name),
+            termination: o.termination.name(),
+            result: o.result_token(),
+            text: o.to_string(),
+            winning_chain: o
                 .winner
                 .map(|w| {
                     pos.winning_chain(w)
@@ -500,53 +635,47 @@ impl Room {
                         .map(|c| c.to_string())
                         .collect()
                 })
-                .unwrap_or_default();
-            json!({
-                "winner": o.winner.map(colour_name),
-                "termination": o.termination.name(),
-                "result": o.result_token(),
-                "text": o.to_string(),
-                "winning_chain": chain,
-            })
+                .unwrap_or_default(),
         });
         let seat = |c: Colour| {
             let s = &self.seats[c.index()];
-            json!({
-                "name": s.name,
-                "computer": s.computer,
-                "open": s.is_open(),
-            })
+            SeatView {
+                name: &s.name,
+                computer: s.computer,
+                open: s.is_open(),
+            }
         };
-        let clock = self.clock.as_ref().map(|c| {
-            json!({
-                "initial_ms": c.initial_ms,
-                "increment_ms": c.increment_ms,
-                "white_ms": c.left(Colour::White, turn, now).max(0),
-                "black_ms": c.left(Colour::Black, turn, now).max(0),
-                "running": c.running_since.map(|_| colour_name(turn)),
-            })
+        let clock = self.clock.as_ref().map(|c| ClockView {
+            initial_ms: c.initial_ms,
+            increment_ms: c.increment_ms,
+            white_ms: c.left(Colour::White, turn, now).max(0),
+            black_ms: c.left(Colour::Black, turn, now).max(0),
+            running: c.running_since.map(|_| colour_name(turn)),
         });
-        let [cw, cb] = pos.centre_count();
-        json!({
-            "id": self.id,
-            "seq": self.seq,
-            "mode": self.mode,
-            "variant": pos.variant().name(),
-            "start": self.game.start().to_string(),
-            "moves": self.game.moves().iter().map(Move::to_string).collect::<Vec<_>>(),
-            "position": pos.to_string(),
-            "turn": colour_name(turn),
-            "centre": { "white": cw, "black": cb },
-            "seats": { "white": seat(Colour::White), "black": seat(Colour::Black) },
-            "clock": clock,
-            "draw_offer": self.draw_offer.map(colour_name),
-            "takeback_request": self.takeback_request.map(colour_name),
-            "thinking": self.computer_to_move().is_some(),
-            "outcome": outcome,
-            "you": you.iter().map(|&c| colour_name(c)).collect::<Vec<_>>(),
-            "created_ms": self.created_ms,
-            "updated_ms": self.updated_ms,
-        })
+        let [white, black] = pos.centre_count();
+        Snapshot {
+            id: &self.id,
+            seq: self.seq,
+            mode: self.mode,
+            variant: pos.variant().name(),
+            start: &self.start_text,
+            moves: &self.texts,
+            position: pos.to_string(),
+            turn: colour_name(turn),
+            centre: Centre { white, black },
+            seats: Seats {
+                white: seat(Colour::White),
+                black: seat(Colour::Black),
+            },
+            clock,
+            draw_offer: self.draw_offer.map(colour_name),
+            takeback_request: self.takeback_request.map(colour_name),
+            thinking: self.computer_to_move().is_some(),
+            outcome,
+            you: you.iter().map(|&c| colour_name(c)).collect(),
+            created_ms: self.created_ms,
+            updated_ms: self.updated_ms,
+        }
     }
 }
 
@@ -626,6 +755,35 @@ mod tests {
         assert_eq!(back.game.moves(), room.game.moves());
         assert_eq!(back.game.outcome(), room.game.outcome());
         assert_eq!(back.seq, room.seq);
+    }
+
+    #[test]
+    fn the_stored_json_is_the_stored_form() {
+        let mut room = friend_room();
+        let w = room.holder(Some("tw"));
+        room.act(&w, &mv("CE4:4"), 10).unwrap();
+        room.act(&room.holder(Some("tb")), &Action::OfferDraw, 20)
+            .unwrap();
+        let read: Stored = serde_json::from_str(&room.stored_json()).unwrap();
+        assert_eq!(
+            serde_json::to_value(&read).unwrap(),
+            serde_json::to_value(room.to_stored()).unwrap()
+        );
+        assert_eq!(read.moves, ["CE4:1"]);
+        let back = Room::from_stored(read, 30, 30).unwrap();
+        assert_eq!(back.snapshot(30, &[]), room.snapshot(30, &[]));
+    }
+
+    #[test]
+    fn move_texts_follow_takebacks() {
+        let mut room = friend_room();
+        let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+        room.act(&w, &mv("TE4:0"), 10).unwrap();
+        room.act(&b, &mv("TK5:0"), 20).unwrap();
+        room.act(&b, &Action::Takeback, 30).unwrap();
+        room.act(&w, &Action::Takeback, 40).unwrap();
+        room.act(&b, &mv("TC3:0"), 50).unwrap();
+        assert_eq!(room.snapshot(60, &[])["moves"], json!(["TE4:0", "TC3:0"]));
     }
 
     #[test]

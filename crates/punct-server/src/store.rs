@@ -108,12 +108,17 @@ impl Store {
         self.last_alive_ms
     }
 
-    /// Stores `game`, returning once it is committed.
-    pub async fn save(&self, game: &Stored, live: bool, updated_ms: i64) -> Result<(), String> {
-        let data = serde_json::to_string(game).map_err(|e| e.to_string())?;
+    /// Stores game `id` (its stored form as JSON, `data`), returning once it is committed.
+    pub async fn save(
+        &self,
+        id: &str,
+        data: String,
+        live: bool,
+        updated_ms: i64,
+    ) -> Result<(), String> {
         let (done, wait) = oneshot::channel();
         let write = Write {
-            id: game.id().to_owned(),
+            id: id.to_owned(),
             live,
             updated_ms,
             data,

@@ -148,8 +148,8 @@ async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> Option<
             }
             Err(e) => error_message(&e),
         },
-        ClientMessage::Action(action) => match hub.act(id, token, action).await {
-            Ok(state) => json!({ "type": "ok", "seq": state["seq"] }).to_string(),
+        ClientMessage::Action(action) => match hub.act(id, token, action, false).await {
+            Ok((seq, _)) => json!({ "type": "ok", "seq": seq }).to_string(),
             Err(e) => error_message(&e),
         },
     })
