@@ -20,6 +20,7 @@ mod prompt;
 mod record_file;
 mod review;
 mod screen;
+mod signals;
 mod worker;
 
 use std::path::Path;

@@ -12,6 +12,7 @@ use ratatui::style::Color;
 use ratatui::{DefaultTerminal, Frame};
 
 use crate::board::Scale;
+use crate::signals;
 
 /// A full-screen program: what it shows and what keys do to it.
 pub trait Screen {
@@ -30,16 +31,28 @@ const TICK: Duration = Duration::from_millis(50);
 
 /// Runs `screen` in the terminal until it is done or Ctrl-C is pressed, then restores the
 /// terminal; ratatui's panic hook restores it on a panic too, before the panic's message is
-/// printed.
+/// printed. SIGTERM, SIGHUP and SIGINT end the screen like Ctrl-C; once the terminal is
+/// restored, the process ends by that signal.
 pub fn run(screen: &mut dyn Screen) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("this command draws a full-screen board and needs a terminal");
     }
+    let signals = signals::Watch::start()?;
     let mut terminal = ratatui::try_init()?;
     quiet_engine_panics();
-    let result = event_loop(&mut terminal, screen);
-    ratatui::restore();
-    result
+    let result = event_loop(&mut terminal, screen, &signals);
+    match signals.caught() {
+        Some(signal) => {
+            // After a hangup the terminal is gone and cannot be restored; there is no one to
+            // tell about it either.
+            let _ = ratatui::try_restore();
+            Err(signals::obey(signal))
+        }
+        None => {
+            ratatui::restore();
+            result
+        }
+    }
 }
 
 /// Keeps a panic in the engine thread from tearing the screen down: ratatui's hook would
@@ -54,9 +67,13 @@ fn quiet_engine_panics() {
     }));
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, screen: &mut dyn Screen) -> anyhow::Result<()> {
+fn event_loop(
+    terminal: &mut DefaultTerminal,
+    screen: &mut dyn Screen,
+    signals: &signals::Watch,
+) -> anyhow::Result<()> {
     let colourless = colours_unwanted();
-    while !screen.is_done() {
+    while !screen.is_done() && signals.caught().is_none() {
         terminal.draw(|frame| {
             screen.draw(frame);
             if colourless {

@@ -22,10 +22,13 @@ impl Tmux {
             socket: format!("punct-e2e-{}-{name}", std::process::id()),
         };
         // `stty -a` lists `icanon` and `echo` when the terminal is back in its normal mode,
-        // `-icanon` and `-echo` while it is still raw.
+        // `-icanon` and `-echo` while it is still raw; `stty -g` before and after compares
+        // every setting.
         let script = format!(
-            "{command}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -e '-*icanon' -e '-*echo' \
-             | tr '\\n' ' '; echo; sleep 60"
+            "before=$(stty -g); {command}; echo EXIT=$?; \
+             if [ \"$(stty -g)\" = \"$before\" ]; then echo STTY=same; else echo STTY=changed; fi; \
+             stty -a | tr ' ' '\\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\\n' ' '; echo; \
+             sleep 60"
         );
         tmux.run(&[
             "new-session",
@@ -100,10 +103,44 @@ impl Tmux {
             "the terminal was left in raw mode:\n{screen}"
         );
         assert!(
+            screen.contains("STTY=same"),
+            "the terminal's settings differ from before:\n{screen}"
+        );
+        assert!(
             !screen.contains(gone),
             "the terminal was not restored:\n{screen}"
         );
         screen
+    }
+
+    /// The process id of the program the window's shell runs.
+    fn program_pid(&self) -> String {
+        let shell = self.run(&["display-message", "-p", "-t", "e2e", "#{pane_pid}"]);
+        let shell = shell.trim();
+        // The fourth field of /proc/PID/stat is the parent's id; the second, the name in
+        // parentheses, has no spaces here.
+        let children: Vec<String> = std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|entry| {
+                let pid = entry.ok()?.file_name().into_string().ok()?;
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                let fields: Vec<&str> = stat.split_whitespace().collect();
+                (fields.get(1) == Some(&"(punct)") && fields.get(3) == Some(&shell)).then_some(pid)
+            })
+            .collect();
+        assert_eq!(children.len(), 1, "the program under the shell {shell}");
+        children[0].clone()
+    }
+
+    /// Sends `signal` (such as `TERM`) to the program, as `kill` from another shell does.
+    fn signal(&self, signal: &str) {
+        let pid = self.program_pid();
+        let status = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(&pid)
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -{signal} {pid}");
     }
 
     /// Waits until the screen passes `test` (described by `what`), and returns the screen.
@@ -343,5 +380,39 @@ fn without_colours_the_compact_board_still_tells_the_owners_apart() {
     play.keys(&["q", "q"]);
     play.expect_exit("0", "PÜNCT · standard game");
     drop(play);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sigterm_and_sighup_give_the_terminal_back() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("signals");
+    // `kill` from another shell while the computer thinks: the shell sees the program
+    // killed by SIGTERM (128 + 15), with the terminal as it was before.
+    let play = Tmux::start(
+        "sigterm",
+        &dir,
+        &format!("{punct} play --level 6 --colour black --movetime 60000"),
+    );
+    play.wait_for("Thinking");
+    play.signal("TERM");
+    play.expect_exit("143", "PÜNCT · standard game");
+    drop(play);
+
+    // A dropped connection: SIGHUP (128 + 1), here to the review of a saved game.
+    let record = dir.join("short.pgn");
+    std::fs::write(&record, "[Variant \"basic\"]\n\n1. TE4:0 TM12:0 *\n").unwrap();
+    let review = Tmux::start(
+        "sighup",
+        &dir,
+        &format!("{punct} review {}", record.display()),
+    );
+    review.wait_for("After move 2 of 2");
+    review.signal("HUP");
+    review.expect_exit("129", "PÜNCT review");
+    drop(review);
     let _ = std::fs::remove_dir_all(&dir);
 }
