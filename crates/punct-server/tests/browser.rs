@@ -243,6 +243,7 @@ async fn against_the_computer(driver: &Driver, base: &str) {
     assert!(analysis.as_str().unwrap().contains("win"), "{analysis}");
     s.screenshot("computer-5-analysis").await;
     s.click("#analysis-on").await;
+    colours_stay_apart(&s).await;
 
     // Resigning asks once more first.
     s.click("#resign").await;
@@ -567,7 +568,65 @@ async fn stacks_and_lift(driver: &Driver, base: &str) {
     let lifted = s.eval(offset, json!([])).await.as_f64().unwrap();
     assert!(flat > 1.0 && lifted > 3.0 * flat, "{flat} {lifted}");
     s.screenshot("stacks-2-lifted").await;
+
+    // A watcher sees a clock run down (shown in tenths and marked when low) and the game
+    // end on time.
+    let (id, _, _) =
+        common::friend_game(base, Some(json!({ "minutes": 0.05, "increment": 0 }))).await;
+    s.goto(&format!("{base}/g/{id}")).await;
+    s.wait(
+        "the low clock",
+        "const c = document.querySelector('#p-white .clock'); return c.classList.contains('low') && c.textContent.startsWith('0:0');",
+    )
+    .await;
+    s.wait(
+        "the loss on time",
+        "return document.getElementById('status').textContent.includes('Black wins by time forfeit');",
+    )
+    .await;
+    assert_eq!(s.text("#p-white .clock").await, "0:00.0");
     s.quit().await;
+}
+
+/// The colours that tell things apart stay apart for the three kinds of colour blindness
+/// (Machado et al. 2009 simulation, CIE76 ΔE ≥ 15 for every pair), and the goal pairs also
+/// differ by dash pattern.
+async fn colours_stay_apart(s: &Session) {
+    let report = s
+        .eval(
+            r#"
+const M = {
+  protan: [[0.152286,1.052583,-0.204868],[0.114503,0.786281,0.099216],[-0.003882,-0.048116,1.051998]],
+  deutan: [[0.367322,0.860646,-0.227968],[0.280085,0.672501,0.047413],[-0.011820,0.042940,0.968881]],
+  tritan: [[1.255528,-0.076749,-0.178779],[-0.078411,0.930809,0.147602],[0.004733,0.691367,0.303900]],
+  normal: [[1,0,0],[0,1,0],[0,0,1]],
+};
+const css = getComputedStyle(document.documentElement);
+const hex = (v) => css.getPropertyValue(v).trim();
+const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+const lab = ([r, g, b]) => {
+  const X = 0.4124*r + 0.3576*g + 0.1805*b, Y = 0.2126*r + 0.7152*g + 0.0722*b, Z = 0.0193*r + 0.1192*g + 0.9505*b;
+  const f = (t) => t > 0.008856 ? Math.cbrt(t) : 7.787*t + 16/116;
+  const [fx, fy, fz] = [f(X/0.95047), f(Y), f(Z/1.08883)];
+  return [116*fy - 16, 500*(fx - fy), 200*(fy - fz)];
+};
+const sim = (h, m) => { const v = [1, 3, 5].map((i) => lin(parseInt(h.slice(i, i + 2), 16))); return lab(m.map((row) => Math.min(1, Math.max(0, row[0]*v[0] + row[1]*v[1] + row[2]*v[2])))); };
+const sets = [["--goal0", "--goal1", "--goal2"], ["--accent", "--last", "--chain"]];
+const bad = [];
+for (const [kind, m] of Object.entries(M)) for (const set of sets)
+  for (let i = 0; i < set.length; i++) for (let j = i + 1; j < set.length; j++) {
+    const [a, b] = [sim(hex(set[i]), m), sim(hex(set[j]), m)];
+    const d = Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    if (!(d >= 15)) bad.push(`${kind}: ${set[i]} ${set[j]} ΔE ${d.toFixed(1)}`);
+  }
+const dashes = new Set([0, 1, 2].map((g) => getComputedStyle(document.querySelector(`polygon.goal${g}`)).strokeDasharray));
+if (dashes.size !== 3) bad.push(`goal dash patterns: ${[...dashes].join(' | ')}`);
+return bad.join('; ');
+"#,
+            json!([]),
+        )
+        .await;
+    assert_eq!(report, json!(""), "colours too close");
 }
 
 /// A whole game start with the keyboard alone: Tab to the form's Start, Enter; Tab to a
@@ -775,6 +834,36 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
         "return !document.getElementById('offers').textContent.includes('draw');",
     )
     .await;
+
+    // Black steps back to the start while White plays (with the confirm step off: one click
+    // puts the piece down); Black's page stays where it was, counts the new move, and ▶|
+    // returns to the live game.
+    b.tap("#first").await;
+    b.wait(
+        "black reviewing",
+        "return document.getElementById('status').textContent.includes('after 0 of 2');",
+    )
+    .await;
+    a.click("#confirm-moves").await;
+    a.click("#reserve-me button[data-type='T']").await;
+    a.wait(
+        "targets",
+        "return document.querySelector(\"circle.target[data-cell='C3']\");",
+    )
+    .await;
+    a.click("polygon.cell[data-cell='C3']").await;
+    a.wait(
+        "white's one-click move",
+        &format!("return {MOVE_COUNT} === 3;"),
+    )
+    .await;
+    b.wait(
+        "the move arriving while black reviews",
+        &format!("return {MOVE_COUNT} === 3 && document.getElementById('status').textContent.includes('after 0 of 3') && document.querySelectorAll('circle.dot').length === 0;"),
+    )
+    .await;
+    b.tap("#last").await;
+    b.wait("black back in the live game", OUR_TURN).await;
     a.screenshot("friend-1-white").await;
 
     // A third browser opening the link watches.
@@ -782,7 +871,7 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     c.goto(&link).await;
     c.wait(
         "the watcher's board",
-        &format!("return {MOVE_COUNT} === 2;"),
+        &format!("return {MOVE_COUNT} === 3;"),
     )
     .await;
     assert!(!c.text("#p-white .name").await.contains("you"));
@@ -801,7 +890,7 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     a.screenshot("friend-4-server-down").await;
     let _server = common::Process::start(addr, &db).await;
     let id = link.rsplit('/').next().unwrap();
-    let token: Value = a
+    let token: Value = b
         .eval(
             "return localStorage.getItem('punct.token.' + arguments[0]);",
             json!([id]),
@@ -810,14 +899,14 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     let (status, v) = common::post(
         &format!("{base}/api/games/{id}/move"),
         token.as_str(),
-        json!({ "move": "TC3:0" }),
+        json!({ "move": "TM12:0" }),
     )
     .await;
     assert_eq!(status, 200, "{v}");
     for s in [&a, &b, &c] {
         s.wait(
             "the move made after the restart",
-            &format!("return {MOVE_COUNT} === 3 && document.getElementById('conn').hidden;"),
+            &format!("return {MOVE_COUNT} === 4 && document.getElementById('conn').hidden;"),
         )
         .await;
     }

@@ -438,9 +438,15 @@ impl Session {
         .await;
     }
 
-    /// Taps the element matching `css` with a finger (touch pointer).
+    /// Taps the element matching `css` with a finger (touch pointer), scrolling it into
+    /// view first as a person would.
     pub async fn tap(&self, css: &str) {
         let el = self.find(css).await;
+        self.eval(
+            "arguments[0].scrollIntoView({ block: 'center' });",
+            json!([{ ELEMENT: el }]),
+        )
+        .await;
         self.pointer(
             "touch",
             vec![
