@@ -26,6 +26,8 @@ mod worker;
 use std::path::Path;
 use std::time::Duration;
 
+use anyhow::bail;
+
 pub use board::{BoardView, Marks, Scale};
 pub use play::{Message, Opponent, Play, PlayOptions, Selection};
 /// The engine's strength levels, which [`Opponent::Computer`] takes.
@@ -38,13 +40,23 @@ pub fn play(options: PlayOptions) -> anyhow::Result<()> {
     screen::run(&mut Play::new(options))
 }
 
-/// Opens the record in `path` and steps through it; the engine thinks `movetime` per
+/// Opens the records in `path` (one game, or many as `punct match` writes them) at game
+/// number `game`, counted from 1, and steps through them; the engine thinks `movetime` per
 /// position when asked for its evaluation.
-pub fn review(path: &Path, movetime: Duration) -> anyhow::Result<()> {
-    let record = record_file::load(path)?;
+pub fn review(path: &Path, game: usize, movetime: Duration) -> anyhow::Result<()> {
+    let records = record_file::load_all(path)?;
+    let count = records.len();
     let title = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    screen::run(&mut Review::new(record, &title, movetime, 0x5eed))
+    let index = game.checked_sub(1).unwrap_or(count);
+    let Some(mut review) = Review::new(records, index, &title, movetime, 0x5eed) else {
+        let games = if count == 1 { "game" } else { "games" };
+        bail!(
+            "there is no game {game} in {}: it holds {count} {games}",
+            path.display()
+        );
+    };
+    screen::run(&mut review)
 }

@@ -841,7 +841,10 @@ mod tests {
         typed(&mut play, path.to_str().unwrap());
         press(&mut play, KeyCode::Enter);
         assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
-        assert_eq!(record_file::load(&path).unwrap().game.moves().len(), 1);
+        assert_eq!(
+            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            1
+        );
         // Saving again offers the same file and replaces it without asking.
         press(&mut play, KeyCode::Char(':'));
         typed(&mut play, "TM12:0");
@@ -849,7 +852,10 @@ mod tests {
         press(&mut play, KeyCode::Char('s'));
         assert_eq!(play.prompt().unwrap().text, path.to_str().unwrap());
         press(&mut play, KeyCode::Enter);
-        assert_eq!(record_file::load(&path).unwrap().game.moves().len(), 2);
+        assert_eq!(
+            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            2
+        );
         // Another game asks before replacing an existing file, and Esc keeps it.
         let mut other = two_people();
         press(&mut other, KeyCode::Char('s'));
@@ -858,14 +864,20 @@ mod tests {
         press(&mut other, KeyCode::Enter);
         assert!(refusal(&other).contains("already exists"));
         press(&mut other, KeyCode::Esc);
-        assert_eq!(record_file::load(&path).unwrap().game.moves().len(), 2);
+        assert_eq!(
+            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            2
+        );
         press(&mut other, KeyCode::Char('s'));
         other.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
         typed(&mut other, path.to_str().unwrap());
         press(&mut other, KeyCode::Enter);
         assert_eq!(other.prompt().unwrap().text, path.to_str().unwrap());
         press(&mut other, KeyCode::Enter);
-        assert_eq!(record_file::load(&path).unwrap().game.moves().len(), 0);
+        assert_eq!(
+            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            0
+        );
         std::fs::remove_file(&path).unwrap();
         press(&mut play, KeyCode::Char('s'));
         play.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));

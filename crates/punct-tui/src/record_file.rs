@@ -1,4 +1,4 @@
-//! Game records on disk: saving the game being played, reading one to review.
+//! Game records on disk: saving the game being played, reading a file of them to review.
 
 use std::path::Path;
 
@@ -13,11 +13,12 @@ pub fn save(path: &Path, game: &Game, white: &str, black: &str) -> anyhow::Resul
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Reads and replays the record in `path`.
-pub fn load(path: &Path) -> anyhow::Result<Record> {
+/// Reads and replays the records in `path`: one game, or many one after another as
+/// `punct match` writes them. An error names the line in the whole file.
+pub fn load_all(path: &Path) -> anyhow::Result<Vec<Record>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Record::parse(&text).with_context(|| format!("in {}", path.display()))
+    Record::parse_all(&text).with_context(|| format!("in {}", path.display()))
 }
 
 /// A file name for a record saved now, e.g. `punct-20261122-034512.pgn`.
@@ -50,11 +51,31 @@ mod tests {
         game.play(Move::parse("TE4:0").unwrap()).unwrap();
         let path = std::env::temp_dir().join(format!("punct-tui-{}.pgn", std::process::id()));
         save(&path, &game, "Ada", "punct level 1").unwrap();
-        let record = load(&path).unwrap();
+        let records = load_all(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
-        assert_eq!(record.game.moves(), game.moves());
-        assert_eq!(record.tag("White"), Some("Ada"));
-        assert!(load(&path).is_err());
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].game.moves(), game.moves());
+        assert_eq!(records[0].tag("White"), Some("Ada"));
+        assert!(load_all(&path).is_err());
         assert!(default_name().ends_with(".pgn"));
+    }
+
+    #[test]
+    fn a_file_of_many_games_reads_game_by_game_and_errors_name_the_line() {
+        let path = std::env::temp_dir().join(format!("punct-tui-many-{}.pgn", std::process::id()));
+        let good = "[White \"Ada\"]\n\n1. TE4:0 TM12:0 *\n\n[White \"Bob\"]\n\n1. TE4:0 *\n";
+        std::fs::write(&path, good).unwrap();
+        let records = load_all(&path).unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[1].tag("White"), Some("Bob"));
+        // The second game's move on line 7 is illegal: E4 is not free.
+        std::fs::write(
+            &path,
+            format!("{good}\n[White \"Cy\"]\n\n1. TE4:0 TE4:0 *\n"),
+        )
+        .unwrap();
+        let error = format!("{:#}", load_all(&path).unwrap_err());
+        std::fs::remove_file(&path).unwrap();
+        assert!(error.contains("line 11"), "{error}");
     }
 }

@@ -1,4 +1,6 @@
-//! Stepping through a recorded game, with the engine's view of the shown position on request.
+//! Stepping through recorded games, with the engine's view of the shown position on request.
+//! A file may hold many games, as `punct match` writes them; the review goes from one to the
+//! next.
 
 use std::time::Duration;
 
@@ -31,7 +33,10 @@ struct Analysis {
 
 /// The state of the review screen.
 pub struct Review {
-    record: Record,
+    /// The games of the file, never empty.
+    games: Vec<Record>,
+    /// Which of them is shown.
+    game: usize,
     title: String,
     /// How many of the record's moves are played on the board shown.
     shown: usize,
@@ -46,6 +51,8 @@ pub struct Review {
 }
 
 const KEYS: &str = "← → step · Home End · a analyse · x look at stacks · ? keys · q quit";
+/// The keys when the file holds several games.
+const GAMES_KEYS: &str = "← → step · [ ] game · Home End · a analyse · x stacks · ? keys · q quit";
 
 /// Every key, for the help window.
 const HELP: [(&str, &str); 8] = [
@@ -59,17 +66,29 @@ const HELP: [(&str, &str); 8] = [
     ("?", "this list; any key closes it"),
 ];
 
+/// The help line of the keys that go from game to game, after the first three of [`HELP`].
+const GAMES_HELP: (&str, &str) = ("[ ]", "the previous / next game in the file");
+
 /// Rows the move list should keep before the legend is shown in the panel.
 const LEGEND_ROOM_FOR_MOVES: usize = 8;
 const STACK_KEYS: &str = "arrows move the cursor · x or Esc back to stepping · ? keys · q quit";
 
 impl Review {
-    /// A review of `record` (titled `title`, usually its file name) showing the final
-    /// position; the engine analyses for `movetime` per position when asked.
-    pub fn new(record: Record, title: &str, movetime: Duration, seed: u64) -> Review {
-        Review {
-            shown: record.game.moves().len(),
-            record,
+    /// A review of `games`, the records of one file (titled `title`, usually its name),
+    /// showing the final position of game `index` (counted from 0); the engine analyses for
+    /// `movetime` per position when asked. `None` when there is no game `index`.
+    pub fn new(
+        games: Vec<Record>,
+        index: usize,
+        title: &str,
+        movetime: Duration,
+        seed: u64,
+    ) -> Option<Review> {
+        let shown = games.get(index)?.game.moves().len();
+        Some(Review {
+            shown,
+            games,
+            game: index,
             title: title.to_owned(),
             cursor: None,
             analysing: false,
@@ -81,7 +100,7 @@ impl Review {
             }),
             movetime,
             quit: false,
-        }
+        })
     }
 
     /// How many moves are played on the board shown.
@@ -89,10 +108,32 @@ impl Review {
         self.shown
     }
 
+    /// Which game of the file is shown, counted from 0, and how many the file holds.
+    pub fn game(&self) -> (usize, usize) {
+        (self.game, self.games.len())
+    }
+
+    /// The record of the game shown.
+    fn record(&self) -> &Record {
+        &self.games[self.game]
+    }
+
+    /// Shows game `index` of the file, if there is one, from its final position.
+    fn go_to_game(&mut self, index: usize) {
+        if index >= self.games.len() || index == self.game {
+            return;
+        }
+        self.game = index;
+        self.cursor = None;
+        self.analysis = None;
+        self.go(self.record().game.moves().len());
+    }
+
     /// The game up to the shown move.
     fn shown_game(&self) -> Game {
-        let mut game = Game::from_position(self.record.game.start().clone());
-        for &mv in &self.record.game.moves()[..self.shown] {
+        let record = self.record();
+        let mut game = Game::from_position(record.game.start().clone());
+        for &mv in &record.game.moves()[..self.shown] {
             if game.play(mv).is_err() {
                 break;
             }
@@ -101,7 +142,7 @@ impl Review {
     }
 
     fn go(&mut self, shown: usize) {
-        self.shown = shown.min(self.record.game.moves().len());
+        self.shown = shown.min(self.record().game.moves().len());
         if self.analysing {
             self.analyse();
         }
@@ -138,7 +179,7 @@ impl Review {
             }
             return;
         }
-        let last = self.record.game.moves().len();
+        let last = self.record().game.moves().len();
         match key.code {
             KeyCode::Left => self.go(self.shown.saturating_sub(1)),
             KeyCode::Right => self.go(self.shown + 1),
@@ -146,6 +187,8 @@ impl Review {
             KeyCode::Down | KeyCode::PageDown => self.go(self.shown + 10),
             KeyCode::Home => self.go(0),
             KeyCode::End => self.go(last),
+            KeyCode::Char(']') => self.go_to_game(self.game + 1),
+            KeyCode::Char('[') => self.go_to_game(self.game.saturating_sub(1)),
             KeyCode::Char('a') => {
                 self.analysing = !self.analysing;
                 if self.analysing {
@@ -242,41 +285,47 @@ impl Review {
     fn panel_lines(&self, game: &Game, area: Rect, scale: Scale) -> Vec<Line<'static>> {
         let pos = game.position();
         // Records from elsewhere may lack tags, or hold the `?` of PGN for unknown ones.
-        let tag = |name| self.record.tag(name).filter(|v| !v.is_empty() && *v != "?");
+        let record = self.record();
+        let tag = |name| record.tag(name).filter(|v| !v.is_empty() && *v != "?");
         let players = format!(
             "{} (White) – {} (Black)",
             tag("White").unwrap_or("someone"),
             tag("Black").unwrap_or("someone")
         );
-        let total = self.record.game.moves().len();
+        let total = record.game.moves().len();
+        // A file of one game needs no word about others; that line is left empty then.
+        let which = match self.games.len() {
+            1 => Line::default(),
+            count => Line::from(format!(
+                "Game {} of {count} · [ ] other games",
+                self.game + 1
+            ))
+            .fg(Color::LightYellow),
+        };
         let mut lines = vec![
             Line::from(format!("PÜNCT review · {}", self.title)).bold(),
             Line::from(match tag("Date") {
                 Some(date) => format!("{players} · {date}"),
                 None => players,
             }),
-            Line::from(match self.record.game.outcome() {
+            Line::from(match record.game.outcome() {
                 Some(outcome) => format!("{} · {outcome}", pos.variant()),
                 None => format!("{} · unfinished", pos.variant()),
             }),
-            Line::default(),
+            which,
             Line::from(match self.shown {
                 0 => format!("Start position (0 of {total} moves)"),
                 n => format!(
                     "After move {n} of {total}: {} by {}",
-                    self.record.game.moves()[n - 1],
+                    record.game.moves()[n - 1],
                     !pos.turn()
                 ),
             })
             .fg(Color::LightGreen),
         ];
         let comment = match self.shown {
-            0 => self.record.intro.as_ref(),
-            n => self
-                .record
-                .moves
-                .get(n - 1)
-                .and_then(|m| m.comment.as_ref()),
+            0 => record.intro.as_ref(),
+            n => record.moves.get(n - 1).and_then(|m| m.comment.as_ref()),
         };
         if let Some(comment) = comment {
             lines.push(Line::from(format!("{{{comment}}}")).italic());
@@ -321,8 +370,8 @@ impl Review {
                     lines.extend(legend);
                     lines.push(Line::default());
                 }
-                let moves = self.record.game.moves();
-                let first = self.record.game.start().turn();
+                let moves = record.game.moves();
+                let first = record.game.start().turn();
                 lines.extend(panel::move_list(moves, first, self.shown, rows));
             }
         }
@@ -349,15 +398,20 @@ impl Screen for Review {
             Paragraph::new(self.panel_lines(&game, areas.panel, areas.scale)),
             areas.panel,
         );
-        let keys = if self.cursor.is_some() {
-            STACK_KEYS
-        } else {
-            KEYS
+        let several = self.games.len() > 1;
+        let keys = match (self.cursor, several) {
+            (Some(_), _) => STACK_KEYS,
+            (None, true) => GAMES_KEYS,
+            (None, false) => KEYS,
         };
         frame.render_widget(Paragraph::new(keys).gray(), areas.footer);
         if self.help {
+            let mut help = HELP.to_vec();
+            if several {
+                help.insert(3, GAMES_HELP);
+            }
             let legend = panel::legend(areas.scale, &panel::REVIEW_MARKS);
-            panel::help_window(frame, &HELP, &legend);
+            panel::help_window(frame, &help, &legend);
         }
     }
 
@@ -389,7 +443,8 @@ mod tests {
         let text =
             "[Game \"PÜNCT\"]\n[Variant \"standard\"]\n\n1. TE4:0 {solid} TM12:0 2. TD6:1 *\n";
         let record = Record::parse(text).unwrap();
-        let mut review = Review::new(record, "test", Duration::from_millis(20), 1);
+        let mut review =
+            Review::new(vec![record], 0, "test", Duration::from_millis(20), 1).unwrap();
         assert_eq!(review.shown(), 3);
         press(&mut review, KeyCode::Right);
         assert_eq!(review.shown(), 3);
@@ -457,5 +512,53 @@ mod tests {
         assert!(!review.help && !review.is_done());
         press(&mut review, KeyCode::Char('q'));
         assert!(review.is_done());
+    }
+
+    #[test]
+    fn brackets_go_from_game_to_game_of_a_file() {
+        let text = "[White \"Ada\"]\n[Variant \"basic\"]\n\n1. TE4:0 TM12:0 *\n\n\
+                    [White \"Bob\"]\n[Variant \"standard\"]\n\n1. TE4:0 *\n\n\
+                    [White \"Cy\"]\n[Variant \"basic\"]\n\n*\n";
+        let games = Record::parse_all(text).unwrap();
+        assert!(Review::new(games.clone(), 3, "m.pgn", Duration::from_millis(1), 1).is_none());
+        let mut review = Review::new(games, 1, "m.pgn", Duration::from_millis(1), 1).unwrap();
+        let panel = |review: &Review| -> String {
+            review
+                .panel_lines(
+                    &review.shown_game(),
+                    Rect::new(0, 0, 43, 30),
+                    Scale::Compact,
+                )
+                .iter()
+                .map(|line| format!("{line}\n"))
+                .collect()
+        };
+        assert_eq!((review.game(), review.shown()), ((1, 3), 1));
+        assert!(panel(&review).contains("Game 2 of 3 · [ ] other games"));
+        assert!(panel(&review).contains("Bob (White)"));
+        press(&mut review, KeyCode::Char('['));
+        press(&mut review, KeyCode::Char('x'));
+        press(&mut review, KeyCode::Char('['));
+        // While looking at stacks the brackets do nothing; back to stepping, they go on.
+        assert_eq!(review.game(), (0, 3));
+        press(&mut review, KeyCode::Esc);
+        press(&mut review, KeyCode::Left);
+        assert_eq!(review.shown(), 1);
+        press(&mut review, KeyCode::Char('['));
+        assert_eq!(
+            (review.game(), review.shown()),
+            ((0, 3), 1),
+            "no game before the first"
+        );
+        press(&mut review, KeyCode::Char(']'));
+        press(&mut review, KeyCode::Char(']'));
+        assert_eq!((review.game(), review.shown()), ((2, 3), 0));
+        assert!(panel(&review).contains("Cy (White)"));
+        press(&mut review, KeyCode::Char(']'));
+        assert_eq!(review.game(), (2, 3));
+        // One game alone: no line about others.
+        let single = Record::parse_all("[White \"Ada\"]\n\n1. TE4:0 *\n").unwrap();
+        let single = Review::new(single, 0, "a.pgn", Duration::from_millis(1), 1).unwrap();
+        assert!(!panel(&single).contains("other games"));
     }
 }

@@ -154,7 +154,8 @@ fn a_finished_game_shows_the_result_and_refuses_moves() {
 fn reviewing_a_finished_game() {
     let game = two_people(Variant::Basic, &WHITE_CONNECTS).game().clone();
     let record = Record::from_game(game, "Ada", "Bob", "2026.11.22");
-    let mut review = Review::new(record, "ada-bob.pgn", Duration::from_millis(10), 1);
+    let mut review =
+        Review::new(vec![record], 0, "ada-bob.pgn", Duration::from_millis(10), 1).unwrap();
     insta::assert_snapshot!("review_end", draw(&review, 120, 30));
     review.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
     review.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
@@ -162,6 +163,28 @@ fn reviewing_a_finished_game() {
     insta::assert_snapshot!("review_large", draw(&review, 160, 50));
     review.key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
     insta::assert_snapshot!("review_keys", draw(&review, 80, 24));
+}
+
+#[test]
+fn reviewing_a_file_of_many_games() {
+    let won = two_people(Variant::Basic, &WHITE_CONNECTS).game().clone();
+    let stacked = two_people(Variant::Standard, &STACKED).game().clone();
+    let games = vec![
+        Record::from_game(won.clone(), "greedy", "random", "2026.11.22"),
+        Record::from_game(stacked, "random", "greedy", "2026.11.22"),
+        Record::from_game(won, "greedy", "random", "2026.11.22"),
+    ];
+    let mut review = Review::new(games, 1, "match.pgn", Duration::from_millis(10), 1).unwrap();
+    insta::assert_snapshot!("review_games", draw(&review, 80, 24));
+    review.key(KeyEvent::new(KeyCode::Char(']'), KeyModifiers::NONE));
+    let screen = draw(&review, 80, 24);
+    assert!(screen.contains("Game 3 of 3"), "{screen}");
+    assert!(
+        screen.contains("greedy (White) – random (Black)"),
+        "{screen}"
+    );
+    review.key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
+    insta::assert_snapshot!("review_games_keys", draw(&review, 80, 24));
 }
 
 #[test]
@@ -213,8 +236,11 @@ fn random_keys_never_panic_at_any_size() {
     .collect();
     let sizes = [(1, 1), (20, 8), (64, 22), (80, 24), (101, 25), (160, 50)];
     let mut play = two_people(Variant::Basic, &[]);
-    let record = Record::parse("[Variant \"basic\"]\n\n1. TE4:0 TM12:0 2. TD6:1 *\n").unwrap();
-    let mut review = Review::new(record, "r.pgn", Duration::from_millis(1), 1);
+    let records = Record::parse_all(
+        "[Variant \"basic\"]\n\n1. TE4:0 TM12:0 2. TD6:1 *\n\n[Variant \"standard\"]\n\n*\n",
+    )
+    .unwrap();
+    let mut review = Review::new(records, 1, "r.pgn", Duration::from_millis(1), 1).unwrap();
     // A small linear congruential generator: the same sequence on every run.
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     for i in 0..3000 {

@@ -80,8 +80,11 @@ pub struct PlayArgs {
 /// Arguments of `punct review`.
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
-    /// The record to open.
+    /// The record file to open: one game, or many one after another (`punct match --records`).
     pub file: std::path::PathBuf,
+    /// The game of the file to show first, counting from 1; [ and ] go to the others.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: u64,
     /// How long the engine analyses each position shown, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub movetime: u64,

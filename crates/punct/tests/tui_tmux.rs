@@ -416,3 +416,88 @@ fn sigterm_and_sighup_give_the_terminal_back() {
     drop(review);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn reviewing_a_file_of_match_games_goes_from_game_to_game() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("match");
+    let records = dir.join("match.pgn");
+    let matched = Command::new(punct)
+        .args([
+            "match",
+            "random",
+            "greedy",
+            "--games",
+            "4",
+            "--concurrency",
+            "1",
+        ])
+        .args(["--movetime", "10", "--records"])
+        .arg(&records)
+        .output()
+        .unwrap();
+    assert!(matched.status.success(), "{matched:?}");
+    let text = std::fs::read_to_string(&records).unwrap();
+    let games = punct_core::Record::parse_all(&text).unwrap();
+    assert_eq!(games.len(), 4);
+    let players = |k: usize| {
+        let tag = |name| games[k].tag(name).unwrap();
+        format!("{} (White) – {} (Black)", tag("White"), tag("Black"))
+    };
+
+    let review = Tmux::start(
+        "match",
+        &dir,
+        &format!("{punct} review {} --game 3", records.display()),
+    );
+    let moves = games[2].game.moves().len();
+    review.wait_for("Game 3 of 4 · [ ] other games");
+    review.wait_for(&players(2));
+    review.wait_for(&format!("After move {moves} of {moves}"));
+    review.keys(&["]"]);
+    review.wait_for("Game 4 of 4");
+    review.wait_for(&players(3));
+    // No game after the last: still the fourth.
+    review.keys(&["]", "Left"]);
+    let moves = games[3].game.moves().len();
+    let screen = review.wait_for(&format!("After move {} of {moves}", moves - 1));
+    assert!(screen.contains("Game 4 of 4"), "{screen}");
+    review.keys(&["[", "["]);
+    review.wait_for("Game 2 of 4");
+    review.wait_for(&players(1));
+    review.keys(&["q"]);
+    review.expect_exit("0", "PÜNCT review");
+    drop(review);
+
+    // A game the file does not hold, and a broken game further down: refused before the
+    // screen opens, the second with the line in the whole file.
+    let refused = |args: &[&str]| {
+        let out = Command::new(punct).args(args).output().unwrap();
+        assert!(!out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let path = records.to_str().unwrap();
+    let error = refused(&["review", path, "--game", "9"]);
+    assert!(
+        error.contains("no game 9") && error.contains("holds 4 games"),
+        "{error}"
+    );
+    let error = refused(&["review", path, "--game", "0"]);
+    assert!(error.contains("--game"), "{error}");
+    let lines = text.lines().count();
+    let broken = dir.join("broken.pgn");
+    std::fs::write(
+        &broken,
+        format!("{text}\n[Variant \"basic\"]\n\n1. TE4:0 TE4:0 *\n"),
+    )
+    .unwrap();
+    let error = refused(&["review", broken.to_str().unwrap()]);
+    assert!(
+        error.contains(&format!("record line {}", lines + 4)),
+        "{error}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
