@@ -51,6 +51,12 @@ pub const GOALS: [[Bitboard; 2]; 3] = [
 /// Names of the three axes of [`GOALS`], for messages.
 pub const AXIS_NAMES: [&str; 3] = ["A–Q", "1–17", "J2·P8–B10·H16"];
 
+/// The cells on the three straight lines through `cell`, itself included: where a piece
+/// whose PÜNCT is on `cell` may move it.
+pub fn lines(cell: Cell) -> Bitboard {
+    LINES[cell.index()]
+}
+
 /// For each cell index, the cells on the three straight lines through it (itself included).
 pub(crate) const LINES: [Bitboard; 256] = {
     let mut out = [Bitboard::EMPTY; 256];

@@ -311,7 +311,13 @@ impl Position {
 
     /// The pieces of the side to move that may move, by PÜNCT cell.
     pub fn movable(&self) -> Bitboard {
-        ids_of(self.turn)
+        self.movable_of(self.turn)
+    }
+
+    /// The pieces of `colour` that nothing covers, by PÜNCT cell: those it could move on its
+    /// turn.
+    pub fn movable_of(&self, colour: Colour) -> Bitboard {
+        ids_of(colour)
             .filter(|&id| self.is_free(id))
             .map(|id| self.slots[id as usize].cells[0])
             .collect()

@@ -2,8 +2,11 @@
 
 pub mod distance;
 pub mod features;
+pub mod reach;
 
 use punct_core::{Bitboard, Position, Variant};
+
+use reach::Reach;
 
 pub use distance::{Connection, connection, distances};
 
@@ -68,7 +71,18 @@ pub fn advantage(pos: &Position, d: &Distances) -> f32 {
         b as f32 - w as f32
     };
     let reserves = f32::from(pos.reserve(me).total()) - f32::from(pos.reserve(!me).total());
-    gap + second + tempo + centre * centre_weight(pos) + 0.05 * reserves
+    let reach = Reach::of(pos);
+    let [mine, theirs] = [me.index(), (!me).index()];
+    // Pieces that can still move, and chances to cut the other's chain by covering it: a
+    // little of each, as self-play tuned them (in cells of connection distance).
+    let mobility = reach.movable[mine] as f32 - reach.movable[theirs] as f32;
+    let cuts = reach.coverable[mine].count() as f32 - reach.coverable[theirs].count() as f32;
+    gap + second
+        + tempo
+        + centre * centre_weight(pos)
+        + 0.05 * reserves
+        + 0.2 * mobility
+        + 0.3 * cuts
 }
 
 /// Turns an advantage into the side to move's chance of winning.
