@@ -13,6 +13,7 @@
 
 mod board;
 mod cursor;
+mod new_game;
 mod panel;
 mod play;
 mod play_view;

@@ -12,6 +12,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use crate::board::Marks;
 use crate::cursor::{Arrow, Cursor};
+use crate::new_game::{Choice, NewGame};
 use crate::prompt::{Edit, Prompt, Purpose};
 use crate::record_file;
 use crate::worker::{Update, Worker};
@@ -80,6 +81,8 @@ pub struct Play {
     saved_to: Option<PathBuf>,
     /// Another existing file that the person was asked about replacing.
     replace_asked: Option<PathBuf>,
+    /// The dialog setting up a new game, while it is open.
+    new_game: Option<NewGame>,
     help: bool,
     quit: bool,
 }
@@ -117,6 +120,7 @@ impl Play {
             quit_asked: false,
             saved_to: None,
             replace_asked: None,
+            new_game: None,
             help: false,
             quit: false,
         };
@@ -168,6 +172,11 @@ impl Play {
     /// Whether the list of keys is shown.
     pub fn shows_help(&self) -> bool {
         self.help
+    }
+
+    /// The new-game dialog, while it is open.
+    pub(crate) fn new_game_dialog(&self) -> Option<&NewGame> {
+        self.new_game.as_ref()
     }
 
     /// Whether the screen should close.
@@ -231,6 +240,25 @@ impl Play {
         }
     }
 
+    /// Replaces the game with a new one against `opponent`, keeping the computer's time per
+    /// move; the computer starts thinking at once if it has White.
+    fn start_new_game(&mut self, opponent: Opponent, variant: Variant) {
+        let options = PlayOptions {
+            variant,
+            opponent,
+            // Another seed, so that the computer does not repeat its last game.
+            seed: self.options.seed.wrapping_add(1),
+            ..self.options
+        };
+        // The old game's engine thread is stopped and joined as the old state is dropped.
+        *self = Play::new(options);
+        let who = match opponent {
+            Opponent::Computer { level, human } => format!("you play {human} against {level}"),
+            Opponent::Human => "two people at this keyboard".to_owned(),
+        };
+        self.message = Some(Message::Info(format!("New {variant} game: {who}")));
+    }
+
     /// Goes on without the computer after a bug in the engine, rather than waiting forever
     /// for its move.
     fn lose_the_computer(&mut self, why: &str) {
@@ -244,6 +272,14 @@ impl Play {
 
     /// Handles one key press.
     pub fn key(&mut self, key: KeyEvent) {
+        if let Some(dialog) = &mut self.new_game {
+            match dialog.key(key) {
+                Choice::Choosing => {}
+                Choice::Cancel => self.new_game = None,
+                Choice::Start(opponent, variant) => self.start_new_game(opponent, variant),
+            }
+            return;
+        }
         if let Some(prompt) = &mut self.prompt {
             let purpose = prompt.purpose;
             match prompt.key(key) {
@@ -293,6 +329,11 @@ impl Play {
                 self.refuse("the game is not saved: q again quits, s saves".to_owned());
             }
             KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('n') => {
+                let dialog =
+                    NewGame::new(self.options.opponent, self.options.variant, self.unsaved);
+                self.new_game = Some(dialog);
+            }
             KeyCode::Char('?') => self.help = true,
             KeyCode::Char(c) => match PieceType::from_letter(c) {
                 Some(t) => self.select_reserve(t),
@@ -312,7 +353,7 @@ impl Play {
     fn may_move(&mut self) -> bool {
         if let Some(outcome) = self.game.outcome() {
             self.refuse(format!(
-                "the game is over: {outcome}. u takes back, s saves, q quits"
+                "the game is over: {outcome}. u takes back, s saves, n starts another, q quits"
             ));
             false
         } else if self.engine_to_move() {
@@ -551,7 +592,7 @@ impl Play {
         let mover = !self.game.position().turn();
         self.selection = None;
         self.message = Some(Message::Info(match self.game.outcome() {
-            Some(outcome) => format!("{mover} played {mv}. Game over: {outcome}"),
+            Some(outcome) => format!("{mover} played {mv}. Game over: {outcome} (n: a new game)"),
             None => format!("{mover} played {mv}"),
         }));
     }
@@ -826,6 +867,51 @@ mod tests {
         press(&mut play, KeyCode::Char('u'));
         assert_eq!(play.game().moves().len(), 1);
         assert_eq!(play.player_name(Colour::White), "punct level 1");
+    }
+
+    #[test]
+    fn n_sets_up_a_new_game_in_a_dialog() {
+        let mut play = two_people();
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, "TE4:0");
+        press(&mut play, KeyCode::Enter);
+        // Esc closes the dialog and the game goes on.
+        press(&mut play, KeyCode::Char('n'));
+        assert!(play.new_game_dialog().is_some());
+        press(&mut play, KeyCode::Esc);
+        assert!(play.new_game_dialog().is_none());
+        assert_eq!(play.game().moves().len(), 1);
+        // Against the computer at level 1, as Black, in the basic game: it starts at once.
+        press(&mut play, KeyCode::Char('n'));
+        for key in [
+            KeyCode::Right,
+            KeyCode::Char('1'),
+            KeyCode::Down,
+            KeyCode::Right,
+        ] {
+            press(&mut play, key);
+        }
+        press(&mut play, KeyCode::Down);
+        press(&mut play, KeyCode::Left);
+        press(&mut play, KeyCode::Enter);
+        assert!(play.new_game_dialog().is_none());
+        assert_eq!(
+            play.options().opponent,
+            Opponent::Computer {
+                level: Level::new(1).unwrap(),
+                human: Colour::Black
+            }
+        );
+        assert_eq!(play.game().position().variant(), Variant::Basic);
+        assert!(play.game().moves().is_empty() && play.thinking().is_some());
+        assert_eq!(play.player_name(Colour::White), "punct level 1");
+        // The dialog starts from this game's setup; back to two people, same variant.
+        press(&mut play, KeyCode::Char('n'));
+        press(&mut play, KeyCode::Left);
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(play.options().opponent, Opponent::Human);
+        assert_eq!(play.game().position().variant(), Variant::Basic);
+        assert!(play.thinking().is_none());
     }
 
     #[test]

@@ -19,10 +19,11 @@ const FOOTER_HEIGHT: u16 = 4;
 /// Rows the move list should keep before the legend is shown in the panel.
 const LEGEND_ROOM_FOR_MOVES: usize = 8;
 
-const KEYS: &str = "⏎ pick/play · TCELMR/p reserve · r rotate · : type · u back · s save · ? keys";
+const KEYS: &str =
+    "⏎ pick/play · TCELMR/p take · r turn · : type · u back · s save · n new · ? keys";
 
 /// Every key, for the help window.
-const HELP: [(&str, &str); 12] = [
+const HELP: [(&str, &str); 13] = [
     (
         "arrows",
         "move the cursor; the panel lists the dots stacked there",
@@ -44,6 +45,7 @@ const HELP: [(&str, &str); 12] = [
         "s",
         "save the game as a record (punct review FILE opens it)",
     ),
+    ("n", "a new game: opponent, level, your colour, variant"),
     ("q", "quit (twice when the game is not saved)"),
     ("Ctrl-C", "quit at once"),
     ("?", "this list; any key closes it"),
@@ -73,6 +75,9 @@ impl Screen for Play {
                 &HELP,
                 &panel::legend(areas.scale, &panel::PLAY_MARKS),
             );
+        }
+        if let Some(dialog) = self.new_game_dialog() {
+            dialog.draw(frame);
         }
     }
 

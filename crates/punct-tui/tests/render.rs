@@ -210,6 +210,25 @@ fn the_board_widget_alone_and_a_tiny_terminal() {
 }
 
 #[test]
+fn the_new_game_dialog_in_80_by_24() {
+    let mut play = two_people(Variant::Standard, &["TE4:0"]);
+    press(&mut play, KeyCode::Char('n'));
+    insta::assert_snapshot!("new_game_two_people", draw(&play, 80, 24));
+    press(&mut play, KeyCode::Right);
+    press(&mut play, KeyCode::Down);
+    press(&mut play, KeyCode::Down);
+    insta::assert_snapshot!("new_game_computer", draw(&play, 80, 24));
+    press(&mut play, KeyCode::Right);
+    press(&mut play, KeyCode::Enter);
+    let screen = draw(&play, 80, 24);
+    assert!(
+        screen.contains("New standard game: you play Black"),
+        "{screen}"
+    );
+    assert!(screen.contains("punct level 3"), "{screen}");
+}
+
+#[test]
 fn the_list_of_keys() {
     let mut play = two_people(Variant::Standard, &[]);
     press(&mut play, KeyCode::Char('?'));
@@ -232,7 +251,7 @@ fn random_keys_never_panic_at_any_size() {
         KeyCode::Tab,
     ]
     .into_iter()
-    .chain("TCELMRprr[]:/u?qxa0123E4-:Z é".chars().map(KeyCode::Char))
+    .chain("TCELMRprr[]:/u?qxa0123E4-:Z én".chars().map(KeyCode::Char))
     .collect();
     let sizes = [(1, 1), (20, 8), (64, 22), (80, 24), (101, 25), (160, 50)];
     let mut play = two_people(Variant::Basic, &[]);

@@ -501,3 +501,47 @@ fn reviewing_a_file_of_match_games_goes_from_game_to_game() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_new_game_is_set_up_without_leaving_the_program() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("new-game");
+    let play = Tmux::start(
+        "new-game",
+        &dir,
+        &format!("{punct} play --human --movetime 50"),
+    );
+    play.wait_for("Two players at this keyboard");
+    play.keys(&[":"]);
+    play.type_text("TE4:0");
+    play.keys(&["Enter"]);
+    play.wait_for("to move · ply 1");
+
+    // n opens the dialog over the board; Esc goes back to the game as it was.
+    play.keys(&["n"]);
+    play.wait_for("The game on the board is not saved");
+    play.keys(&["Escape"]);
+    play.wait_until("the dialog closed", |screen| !screen.contains("New game"));
+    assert!(play.screen().contains("to move · ply 1"));
+
+    // The computer at level 1, you with Black, the basic game: the computer opens at once.
+    play.keys(&["n", "Right", "Down"]);
+    play.wait_for("> Level");
+    play.keys(&["Left", "Left", "Down", "Right", "Down", "Right"]);
+    play.wait_for("< basic >");
+    let dialog = play.screen();
+    assert!(dialog.contains("< 1 > beginner"), "{dialog}");
+    assert!(dialog.contains("< Black > the computer starts"), "{dialog}");
+    play.keys(&["Enter"]);
+    play.wait_for("PÜNCT · basic game");
+    let screen = play.wait_for("Black  to move · ply 1");
+    assert!(screen.contains("punct level 1"), "{screen}");
+    // The new game has a move of the computer's, not saved: q twice.
+    play.keys(&["q", "q"]);
+    play.expect_exit("0", "PÜNCT · basic game");
+    drop(play);
+    let _ = std::fs::remove_dir_all(&dir);
+}
