@@ -2,9 +2,9 @@
 //! never runs on the async runtime and a flood of requests is refused rather than queued
 //! without end.
 //!
-//! The workers run at a lower scheduling priority (nice 10) than the network side, so that a
-//! busy engine takes only the CPU time nobody else wants: on a machine with few cores, other
-//! games' moves are not slowed down by the computer thinking. Analysis requests may fill only
+//! The workers run in the idle scheduling class (SCHED_IDLE on Linux), below the network
+//! side, so that a busy engine takes only the CPU time nobody else wants: on a machine with
+//! few cores, other games' moves are not slowed down by the computer thinking. Analysis requests may fill only
 //! half the queue, so that people asking for analysis never keep the computer from moving.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -36,21 +36,29 @@ pub struct EnginePool {
     queue: usize,
 }
 
-/// Nice value of the engine threads (0 is normal, 19 the lowest priority).
-const ENGINE_NICE: i32 = 10;
+/// Nice value of the engine threads if the idle scheduling class is refused (19 is the
+/// lowest priority).
+const ENGINE_NICE: i32 = 19;
 
-/// Lowers the calling thread's scheduling priority (Linux threads each have their own nice
-/// value). Failure only costs fairness, so it is logged and ignored.
+/// Puts the calling thread in Linux's idle scheduling class (SCHED_IDLE): it runs only on
+/// CPU time that no other thread of normal priority wants, so the network side is never made
+/// to wait by a search. Where that is refused, the thread's nice value is raised instead.
+/// Failure only costs fairness, so it is logged and ignored.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: gettid and setpriority only read their integer arguments.
-        let rc = unsafe {
-            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS as _, tid, ENGINE_NICE)
-        };
-        if rc != 0 {
-            tracing::warn!("cannot lower the engine thread's priority");
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: sched_setscheduler reads `param` only; 0 names the calling thread.
+        let idle = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } == 0;
+        if !idle {
+            // SAFETY: gettid and setpriority only read their integer arguments.
+            let rc = unsafe {
+                let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+                libc::setpriority(libc::PRIO_PROCESS as _, tid, ENGINE_NICE)
+            };
+            if rc != 0 {
+                tracing::warn!("cannot lower the engine thread's priority");
+            }
         }
     }
 }

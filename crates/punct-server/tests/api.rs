@@ -395,11 +395,12 @@ async fn the_list_shows_live_and_finished_games() {
     assert_eq!(find(&done)["result"], "Black wins by resignation");
 }
 
-/// The engine's threads run at nice 10, below the network side, so that a busy engine does
-/// not slow other games' moves (the load test measures it).
+/// The engine's threads run in the idle scheduling class, below the network side, so that a
+/// busy engine does not slow other games' moves (the load test measures it).
 #[tokio::test]
-async fn the_engine_threads_run_at_a_lower_priority() {
-    let _base = start_in_process(&temp_db("nice")).await;
+async fn the_engine_threads_run_in_the_idle_class() {
+    const SCHED_IDLE: u32 = 5;
+    let _base = start_in_process(&temp_db("idle")).await;
     let mut found = 0;
     for _ in 0..100 {
         for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
@@ -409,9 +410,9 @@ async fn the_engine_threads_run_at_a_lower_priority() {
             }
             let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
             let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-            // Fields after the name: state is field 3, nice field 19.
-            let nice: i32 = rest.split_whitespace().nth(16).unwrap().parse().unwrap();
-            assert_eq!(nice, 10, "{}", comm.trim());
+            // Fields after the name: state is field 3, policy field 41.
+            let policy: u32 = rest.split_whitespace().nth(38).unwrap().parse().unwrap();
+            assert_eq!(policy, SCHED_IDLE, "{}", comm.trim());
             found += 1;
         }
         if found > 0 {

@@ -1,4 +1,5 @@
-//! Reading any bytes, as one record or as a file of them, never panics, and whatever reads writes back to text that reads again.
+//! Reading any bytes, as one record or as a file of them, never panics, and whatever reads
+//! writes back to text that reads again.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
