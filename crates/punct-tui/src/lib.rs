@@ -51,6 +51,7 @@ pub fn review(path: &Path, game: usize, movetime: Duration) -> anyhow::Result<()
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
+    // Game 0 becomes an index past the end, refused below like any game the file lacks.
     let index = game.checked_sub(1).unwrap_or(count);
     let Some(mut review) = Review::new(records, index, &title, movetime, 0x5eed) else {
         let games = if count == 1 { "game" } else { "games" };
