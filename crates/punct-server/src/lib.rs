@@ -34,7 +34,7 @@ pub use error::ApiError;
 pub struct Config {
     /// Address to listen on.
     pub addr: SocketAddr,
-    /// The SQLite file.
+    /// The SQLite file, or a `postgres://` URL to keep the games in PostgreSQL.
     pub db: PathBuf,
     /// Engine threads.
     pub engine_threads: usize,

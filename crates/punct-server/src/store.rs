@@ -1,23 +1,30 @@
-//! Durable storage in one SQLite file: each game is a row holding its stored form as JSON.
+//! Durable storage: each game is a row holding its stored form as JSON, in an SQLite file
+//! (the default) or in PostgreSQL (`--db postgres://…`, for when one machine is outgrown).
 //!
 //! Writes go through one writer thread that commits whatever has queued up in a single
-//! transaction (group commit) and only then answers each writer, so a change is on disk
+//! transaction (group commit) and only then answers each writer, so a change is durable
 //! before the hub tells anyone of it, and many games moving at once share one commit.
-//! Reads use their own connection (WAL mode lets them run beside the writer).
+//! Reads go through a reader thread with its own connection (SQLite's WAL mode, and
+//! PostgreSQL itself, let it run beside the writer). Both threads own their connections, so
+//! no database call ever runs on the async runtime.
 //!
 //! The writer also records, at least once a second, that the server is alive (`meta`
 //! table, `alive_ms`), so that after a crash the clocks can charge the thinking time up to
 //! the crash and not the downtime after it.
+//!
+//! Durability: SQLite runs in WAL mode with `synchronous=NORMAL`, so a committed transaction
+//! survives the server being killed (kill -9); PostgreSQL commits with its defaults
+//! (`synchronous_commit=on`), which survive a crash of the database machine as well.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::mpsc;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 use tokio::sync::oneshot;
 
 use crate::room::Stored;
 
-/// How often the write-ahead log is copied into the database file.
+/// How often SQLite's write-ahead log is copied into the database file.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Most writes committed in one transaction.
@@ -34,17 +41,44 @@ struct Write {
     done: oneshot::Sender<Result<(), String>>,
 }
 
+/// A read for the reader thread.
+type Read = Box<dyn FnOnce(&mut Db) + Send>;
+
 /// The database.
 #[derive(Clone)]
 pub struct Store {
     writes: mpsc::Sender<Write>,
-    reader: Arc<Mutex<Connection>>,
+    reads: mpsc::Sender<Read>,
     /// The last heartbeat of the previous run, read before this run wrote its own.
     last_alive_ms: Option<i64>,
 }
 
-fn open(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
+/// Where the games are kept.
+#[derive(Clone, Debug)]
+enum Location {
+    Sqlite(std::path::PathBuf),
+    Postgres(String),
+}
+
+impl Location {
+    fn of(path: &Path) -> Location {
+        match path.to_str() {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Location::Postgres(url.to_owned())
+            }
+            _ => Location::Sqlite(path.to_owned()),
+        }
+    }
+}
+
+/// One connection to either database.
+enum Db {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<postgres::Client>),
+}
+
+fn open_sqlite(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
+    let conn = rusqlite::Connection::open(path)?;
     // WAL with synchronous=NORMAL: a committed transaction survives the process being
     // killed (it is in the OS's hands), which is the failure the server guards against;
     // FULL would add an fsync per commit for power loss.
@@ -54,50 +88,258 @@ fn open(path: &Path) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-impl Store {
-    /// Opens (creating if needed) the database at `path` and starts the writer thread.
-    pub fn open(path: &Path) -> anyhow::Result<Store> {
-        let writer = open(path)?;
-        writer.execute_batch(
-            "CREATE TABLE IF NOT EXISTS games (
-                id TEXT PRIMARY KEY,
-                live INTEGER NOT NULL,
-                updated_ms INTEGER NOT NULL,
-                data TEXT NOT NULL
-            );
-            CREATE INDEX IF NOT EXISTS games_recent ON games (live, updated_ms);
-            CREATE TABLE IF NOT EXISTS meta (
-                key TEXT PRIMARY KEY,
-                value INTEGER NOT NULL
-            );",
-        )?;
-        let last_alive_ms = writer
-            .query_row("SELECT value FROM meta WHERE key = 'alive_ms'", [], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        // Checkpoints (copying the WAL into the database, with an fsync) run on their own
-        // thread rather than inside some unlucky commit, so no move waits for one.
-        writer.pragma_update(None, "wal_autocheckpoint", 0)?;
-        let checkpointer = open(path)?;
-        std::thread::Builder::new()
-            .name("punct-db-checkpoint".into())
-            .spawn(move || {
-                loop {
-                    std::thread::sleep(CHECKPOINT_EVERY);
-                    if let Err(e) = checkpointer.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
-                        tracing::warn!("checkpoint failed: {e}");
+impl Db {
+    fn connect(at: &Location) -> anyhow::Result<Db> {
+        Ok(match at {
+            Location::Sqlite(path) => Db::Sqlite(open_sqlite(path)?),
+            Location::Postgres(url) => Db::Postgres(Box::new(
+                postgres::Client::connect(url, postgres::NoTls)
+                    .map_err(|e| anyhow::anyhow!("cannot connect to PostgreSQL: {e}"))?,
+            )),
+        })
+    }
+
+    /// After a failure: a PostgreSQL connection that was lost (the database restarted) is
+    /// made again, so that the next commit can succeed.
+    fn reconnect_if_lost(&mut self, at: &Location) {
+        if let Db::Postgres(c) = self
+            && c.is_closed()
+        {
+            match Db::connect(at) {
+                Ok(db) => *self = db,
+                Err(e) => tracing::error!("{e}"),
+            }
+        }
+    }
+
+    /// Creates the tables if they are missing.
+    fn init(&mut self) -> anyhow::Result<()> {
+        match self {
+            Db::Sqlite(c) => {
+                c.execute_batch(
+                    "CREATE TABLE IF NOT EXISTS games (
+                        id TEXT PRIMARY KEY,
+                        live INTEGER NOT NULL,
+                        updated_ms INTEGER NOT NULL,
+                        data TEXT NOT NULL
+                    );
+                    CREATE INDEX IF NOT EXISTS games_recent ON games (live, updated_ms);
+                    CREATE TABLE IF NOT EXISTS meta (
+                        key TEXT PRIMARY KEY,
+                        value INTEGER NOT NULL
+                    );",
+                )?;
+                // Checkpoints run on their own thread rather than inside some unlucky commit.
+                c.pragma_update(None, "wal_autocheckpoint", 0)?;
+            }
+            Db::Postgres(c) => c.batch_execute(
+                "CREATE TABLE IF NOT EXISTS games (
+                    id TEXT PRIMARY KEY,
+                    live BOOLEAN NOT NULL,
+                    updated_ms BIGINT NOT NULL,
+                    data TEXT NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS games_recent ON games (live, updated_ms);
+                CREATE TABLE IF NOT EXISTS meta (
+                    key TEXT PRIMARY KEY,
+                    value BIGINT NOT NULL
+                );",
+            )?,
+        }
+        Ok(())
+    }
+
+    fn alive_ms(&mut self) -> anyhow::Result<Option<i64>> {
+        Ok(match self {
+            Db::Sqlite(c) => c
+                .query_row("SELECT value FROM meta WHERE key = 'alive_ms'", [], |r| {
+                    r.get(0)
+                })
+                .optional()?,
+            Db::Postgres(c) => c
+                .query_opt("SELECT value FROM meta WHERE key = 'alive_ms'", &[])?
+                .map(|r| r.get(0)),
+        })
+    }
+
+    /// Commits `batch` in one transaction, with the heartbeat.
+    fn commit(&mut self, batch: &[Write]) -> anyhow::Result<()> {
+        let now = crate::clock::now_ms();
+        match self {
+            Db::Sqlite(c) => {
+                let tx = c.transaction()?;
+                tx.prepare_cached(
+                    "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
+                     ON CONFLICT (key) DO UPDATE SET value = ?1",
+                )?
+                .execute([now])?;
+                {
+                    let mut st = tx.prepare_cached(
+                        "INSERT INTO games (id, live, updated_ms, data) VALUES (?1, ?2, ?3, ?4)
+                         ON CONFLICT (id) DO UPDATE SET live = ?2, updated_ms = ?3, data = ?4",
+                    )?;
+                    for w in batch {
+                        st.execute(params![w.id, w.live, w.updated_ms, w.data])?;
                     }
                 }
-            })?;
-        let reader = open(path)?;
+                tx.commit()?;
+            }
+            Db::Postgres(c) => {
+                let mut tx = c.transaction()?;
+                tx.execute(
+                    "INSERT INTO meta (key, value) VALUES ('alive_ms', $1)
+                     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                    &[&now],
+                )?;
+                if !batch.is_empty() {
+                    let st = tx.prepare(
+                        "INSERT INTO games (id, live, updated_ms, data) VALUES ($1, $2, $3, $4)
+                         ON CONFLICT (id) DO UPDATE SET live = EXCLUDED.live,
+                             updated_ms = EXCLUDED.updated_ms, data = EXCLUDED.data",
+                    )?;
+                    for w in batch {
+                        tx.execute(&st, &[&w.id, &w.live, &w.updated_ms, &w.data])?;
+                    }
+                }
+                tx.commit()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, id: &str) -> anyhow::Result<Option<String>> {
+        Ok(match self {
+            Db::Sqlite(c) => c
+                .prepare_cached("SELECT data FROM games WHERE id = ?1")?
+                .query_row([id], |r| r.get(0))
+                .optional()?,
+            Db::Postgres(c) => c
+                .query_opt("SELECT data FROM games WHERE id = $1", &[&id])?
+                .map(|r| r.get(0)),
+        })
+    }
+
+    fn live_games(&mut self) -> anyhow::Result<Vec<String>> {
+        Ok(match self {
+            Db::Sqlite(c) => c
+                .prepare_cached("SELECT data FROM games WHERE live = 1")?
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?,
+            Db::Postgres(c) => c
+                .query("SELECT data FROM games WHERE live", &[])?
+                .iter()
+                .map(|r| r.get(0))
+                .collect(),
+        })
+    }
+
+    fn recent(&mut self, live: bool, limit: usize) -> anyhow::Result<Vec<String>> {
+        let limit = limit as i64;
+        Ok(match self {
+            Db::Sqlite(c) => c
+                .prepare_cached(
+                    "SELECT data FROM games WHERE live = ?1 ORDER BY updated_ms DESC LIMIT ?2",
+                )?
+                .query_map(params![live, limit], |r| r.get(0))?
+                .collect::<Result<_, _>>()?,
+            Db::Postgres(c) => c
+                .query(
+                    "SELECT data FROM games WHERE live = $1 ORDER BY updated_ms DESC LIMIT $2",
+                    &[&live, &limit],
+                )?
+                .iter()
+                .map(|r| r.get(0))
+                .collect(),
+        })
+    }
+}
+
+/// Starts a thread named `name` that connects to `at` and runs `body` with the connection;
+/// returns once the connection is made (or with the error that prevented it), handing back
+/// what `setup` found.
+fn spawn_with_db<T: Send + 'static>(
+    name: &str,
+    at: &Location,
+    setup: impl FnOnce(&mut Db) -> anyhow::Result<T> + Send + 'static,
+    body: impl FnOnce(Db) + Send + 'static,
+) -> anyhow::Result<T> {
+    let (ready, started) = mpsc::channel();
+    let at = at.clone();
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            let mut db = match Db::connect(&at) {
+                Ok(db) => db,
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                    return;
+                }
+            };
+            match setup(&mut db) {
+                Ok(found) => {
+                    let _ = ready.send(Ok(found));
+                    body(db);
+                }
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                }
+            }
+        })?;
+    started
+        .recv()
+        .map_err(|_| anyhow::anyhow!("the {name} thread stopped at once"))?
+}
+
+impl Store {
+    /// Opens the database at `path` (an SQLite file, created if needed, or a `postgres://`
+    /// URL), creating its tables, and starts the writer and reader threads.
+    pub fn open(path: &Path) -> anyhow::Result<Store> {
+        let at = Location::of(path);
         let (tx, rx) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("punct-db-writer".into())
-            .spawn(move || write_loop(writer, rx))?;
+        // The writer creates the tables and reads the last heartbeat before writing its own.
+        let last_alive_ms = spawn_with_db(
+            "punct-db-writer",
+            &at,
+            |db| {
+                db.init()?;
+                db.alive_ms()
+            },
+            {
+                let at = at.clone();
+                move |db| write_loop(db, rx, &at)
+            },
+        )?;
+        let (reads, read_rx) = mpsc::channel::<Read>();
+        spawn_with_db("punct-db-reader", &at, |_| Ok(()), {
+            let at = at.clone();
+            move |mut db| {
+                while let Ok(read) = read_rx.recv() {
+                    read(&mut db);
+                    db.reconnect_if_lost(&at);
+                }
+            }
+        })?;
+        if let Location::Sqlite(_) = at {
+            // Checkpoints (copying the WAL into the database, with an fsync) run on their
+            // own thread rather than inside some unlucky commit, so no move waits for one.
+            spawn_with_db(
+                "punct-db-checkpoint",
+                &at,
+                |_| Ok(()),
+                |db| {
+                    let Db::Sqlite(c) = db else { return };
+                    loop {
+                        std::thread::sleep(CHECKPOINT_EVERY);
+                        if let Err(e) = c.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
+                            tracing::warn!("checkpoint failed: {e}");
+                        }
+                    }
+                },
+            )?;
+        }
         Ok(Store {
             writes: tx,
-            reader: Arc::new(Mutex::new(reader)),
+            reads,
             last_alive_ms,
         })
     }
@@ -131,29 +373,25 @@ impl Store {
             .map_err(|_| "the database writer has stopped".to_owned())?
     }
 
-    /// Runs a read on the reader connection off the async runtime.
+    /// Runs a read on the reader thread.
     async fn read<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+        f: impl FnOnce(&mut Db) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
-        let reader = self.reader.clone();
-        let out = tokio::task::spawn_blocking(move || {
-            let conn = reader.lock().unwrap_or_else(|e| e.into_inner());
-            f(&conn)
-        })
-        .await??;
-        Ok(out)
+        let (done, wait) = oneshot::channel();
+        self.reads
+            .send(Box::new(move |db| {
+                let _ = done.send(f(db));
+            }))
+            .map_err(|_| anyhow::anyhow!("the database reader has stopped"))?;
+        wait.await
+            .map_err(|_| anyhow::anyhow!("the database reader has stopped"))?
     }
 
     /// One game's stored form.
     pub async fn load(&self, id: &str) -> anyhow::Result<Option<Stored>> {
         let id = id.to_owned();
-        let data: Option<String> = self
-            .read(move |c| {
-                c.query_row("SELECT data FROM games WHERE id = ?1", [id], |r| r.get(0))
-                    .optional()
-            })
-            .await?;
+        let data = self.read(move |db| db.load(&id)).await?;
         Ok(match data {
             Some(d) => Some(serde_json::from_str(&d)?),
             None => None,
@@ -162,37 +400,24 @@ impl Store {
 
     /// Every game still being played.
     pub async fn live_games(&self) -> anyhow::Result<Vec<Stored>> {
-        let rows: Vec<String> = self
-            .read(|c| {
-                let mut st = c.prepare("SELECT data FROM games WHERE live = 1")?;
-                st.query_map([], |r| r.get(0))?.collect()
-            })
-            .await?;
+        let rows = self.read(Db::live_games).await?;
         rows.iter().map(|d| Ok(serde_json::from_str(d)?)).collect()
     }
 
     /// The `limit` most recently changed games that are still being played (`live`) or
     /// are over.
     pub async fn recent(&self, live: bool, limit: usize) -> anyhow::Result<Vec<Stored>> {
-        let rows: Vec<String> = self
-            .read(move |c| {
-                let mut st = c.prepare_cached(
-                    "SELECT data FROM games WHERE live = ?1 ORDER BY updated_ms DESC LIMIT ?2",
-                )?;
-                st.query_map(params![live, limit as i64], |r| r.get(0))?
-                    .collect()
-            })
-            .await?;
+        let rows = self.read(move |db| db.recent(live, limit)).await?;
         rows.iter().map(|d| Ok(serde_json::from_str(d)?)).collect()
     }
 }
 
-fn write_loop(mut conn: Connection, rx: mpsc::Receiver<Write>) {
+fn write_loop(mut db: Db, rx: mpsc::Receiver<Write>, at: &Location) {
     loop {
         let first = match rx.recv_timeout(HEARTBEAT) {
             Ok(w) => w,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Err(e) = commit(&mut conn, &[]) {
+                if let Err(e) = db.commit(&[]) {
                     tracing::warn!("cannot record the heartbeat: {e}");
                 }
                 continue;
@@ -206,32 +431,15 @@ fn write_loop(mut conn: Connection, rx: mpsc::Receiver<Write>) {
                 Err(_) => break,
             }
         }
-        let result = commit(&mut conn, &batch).map_err(|e| format!("database error: {e}"));
+        let result = db
+            .commit(&batch)
+            .map_err(|e| format!("database error: {e}"));
         if let Err(e) = &result {
             tracing::error!("{e}");
+            db.reconnect_if_lost(at);
         }
         for w in batch {
             let _ = w.done.send(result.clone());
         }
     }
-}
-
-/// Commits `batch` in one transaction, with the heartbeat.
-fn commit(conn: &mut Connection, batch: &[Write]) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
-    tx.prepare_cached(
-        "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
-         ON CONFLICT (key) DO UPDATE SET value = ?1",
-    )?
-    .execute([crate::clock::now_ms()])?;
-    {
-        let mut st = tx.prepare_cached(
-            "INSERT INTO games (id, live, updated_ms, data) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (id) DO UPDATE SET live = ?2, updated_ms = ?3, data = ?4",
-        )?;
-        for w in batch {
-            st.execute(params![w.id, w.live, w.updated_ms, w.data])?;
-        }
-    }
-    tx.commit()
 }
