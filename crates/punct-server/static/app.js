@@ -977,6 +977,46 @@ function drawHint(g, pos, move) {
   }
 }
 
+// The reserve buttons are made once and then updated in place, so that a click never lands
+// on a button that an update has just replaced.
+function renderReserve(colour, el, pos) {
+  const s = app.state;
+  if (el.children.length !== TYPES.length) {
+    el.textContent = "";
+    for (const t of TYPES) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.type = t;
+      b.addEventListener("click", () => {
+        const st = app.state, c = el.dataset.colour;
+        if (!(st && st.you.includes(c))) { say(st && st.you.length ? `Those are ${c}'s pieces.` : "You are watching this game."); return; }
+        pickReserve(t, app.lastInput === "key");
+      });
+      el.appendChild(b);
+    }
+  }
+  el.dataset.colour = colour;
+  const idx = myTurn() ? legalIndex() : { place: {} };
+  for (const b of el.children) {
+    const t = b.dataset.type;
+    if (b.dataset.colour !== colour) {
+      b.textContent = "";
+      b.appendChild(pieceIcon(t, colour));
+      const count = document.createElement("span");
+      count.className = "count";
+      b.appendChild(count);
+      b.dataset.colour = colour;
+    }
+    const n = pos.reserve[colour][t];
+    b.querySelector(".count").textContent = `${t} ×${n}`;
+    b.setAttribute("aria-label", `${colour} ${t} (${TYPE_NAMES[t]}): ${n} left`);
+    const canPlace = app.viewPly === null && myTurn() && colour === s.turn && !!idx.place[t];
+    b.setAttribute("aria-disabled", String(!canPlace));
+    b.setAttribute("aria-pressed", String(!!(app.sel && app.sel.kind === "place" && app.sel.type === t && s && colour === s.turn)));
+    b.tabIndex = s && s.you.includes(colour) ? 0 : -1;
+  }
+}
+
 function renderPanel() {
   const s = app.state;
   const pos = shownPosition();
@@ -1005,33 +1045,8 @@ function renderPanel() {
   $("centre").textContent = pos.variant === "standard" ? `Central hexagon: white ${pos.centre.white}, black ${pos.centre.black} (of 19)` : "Basic game";
   document.title = myTurn() && app.viewPly === null ? "● Your turn — PÜNCT" : "PÜNCT";
 
-  const idx = myTurn() ? legalIndex() : { place: {} };
-  const reserve = (colour, el) => {
-    el.textContent = "";
-    for (const t of TYPES) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.dataset.type = t;
-      b.appendChild(pieceIcon(t, colour));
-      const count = document.createElement("span");
-      count.className = "count";
-      count.textContent = `${t} ×${pos.reserve[colour][t]}`;
-      b.appendChild(count);
-      b.setAttribute("aria-label", `${colour} ${t} (${TYPE_NAMES[t]}): ${pos.reserve[colour][t]} left`);
-      const mine = s && s.you.includes(colour);
-      const canPlace = app.viewPly === null && myTurn() && colour === s.turn && !!idx.place[t];
-      b.setAttribute("aria-disabled", String(!canPlace));
-      b.setAttribute("aria-pressed", String(!!(app.sel && app.sel.kind === "place" && app.sel.type === t && s && colour === s.turn)));
-      if (!mine) b.tabIndex = -1;
-      b.addEventListener("click", (ev) => {
-        if (!mine) { say(s && s.you.length ? `Those are ${colour}'s pieces.` : "You are watching this game."); return; }
-        pickReserve(t, app.lastInput === "key");
-      });
-      el.appendChild(b);
-    }
-  };
-  reserve(me, $("reserve-me"));
-  reserve(them, $("reserve-them"));
+  renderReserve(me, $("reserve-me"), pos);
+  renderReserve(them, $("reserve-them"), pos);
   const holds = (c) => s && s.you.includes(c);
   $("reserve-me-title").textContent = `${cap(me)}'s reserve${holds(me) ? " (you)" : ""}`;
   $("reserve-them-title").textContent = `${cap(them)}'s reserve${holds(them) ? " (you)" : ""}`;
@@ -1062,8 +1077,15 @@ function renderPanel() {
   share.hidden = !(s && s.mode === "friend" && seatsOpen() && s.you.length);
   if (!share.hidden) $("share-link").value = `${location.origin}/g/${s.id}`;
 
-  // Move list.
+  // Move list (made again only when the moves or the shown ply change).
   const list = $("move-list");
+  const listKey = `${allMoves().join(" ")}|${shownPly()}`;
+  if (list.dataset.key !== listKey) renderMoveList(list, listKey);
+  renderAnalysis();
+}
+
+function renderMoveList(list, key) {
+  list.dataset.key = key;
   list.textContent = "";
   allMoves().forEach((m, i) => {
     const li = document.createElement("li");
@@ -1082,7 +1104,6 @@ function renderPanel() {
     const top = cur.offsetTop;
     if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top - list.clientHeight / 2;
   }
-  renderAnalysis();
 }
 
 function updateClocks() {

@@ -288,6 +288,15 @@ pub fn screenshot_dir() -> PathBuf {
 
 impl Session {
     async fn cmd(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let v = self.try_cmd(method, path, body).await;
+        if v["error"].is_string() {
+            panic!("{}: WebDriver {path}: {v}", self.name);
+        }
+        v
+    }
+
+    /// A WebDriver command's value, which holds `error` if it failed.
+    async fn try_cmd(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
         let mut req = self.client.request(method, format!("{}{path}", self.url));
         req = req.json(&body.unwrap_or(json!({})));
         let resp = req
@@ -298,9 +307,6 @@ impl Session {
             .json()
             .await
             .unwrap_or_else(|e| panic!("{}: WebDriver {path}: bad answer: {e}", self.name));
-        if v["value"]["error"].is_string() {
-            panic!("{}: WebDriver {path}: {}", self.name, v["value"]);
-        }
         v["value"].clone()
     }
 
@@ -363,11 +369,22 @@ impl Session {
             .to_owned()
     }
 
-    /// Clicks the element matching `css` with the mouse (WebDriver element click).
+    /// Clicks the element matching `css` with the mouse (WebDriver element click), finding
+    /// it again if the page replaced it between finding and clicking.
     pub async fn click(&self, css: &str) {
-        let el = self.find(css).await;
-        self.cmd(reqwest::Method::POST, &format!("/element/{el}/click"), None)
-            .await;
+        for _ in 0..3 {
+            let el = self.find(css).await;
+            let v = self
+                .try_cmd(reqwest::Method::POST, &format!("/element/{el}/click"), None)
+                .await;
+            if v["error"] != "stale element reference" {
+                if v["error"].is_string() {
+                    panic!("{}: WebDriver click on {css}: {v}", self.name);
+                }
+                return;
+            }
+        }
+        panic!("{}: {css} kept being replaced", self.name);
     }
 
     /// Types `text` into the element matching `css`.
