@@ -35,7 +35,9 @@ pub enum Command {
     /// Print the canonical list of legal moves of a position.
     ///
     /// Without --position, reads position texts from standard input, one per line, and
-    /// prints one line per position with its moves separated by spaces.
+    /// prints one line per position with its moves separated by spaces. A line that is not
+    /// a position gets an empty line and an error on standard error; the exit status then
+    /// fails once all lines are answered.
     Moves {
         /// Position text.
         #[arg(long)]

@@ -107,7 +107,16 @@ fn errors_go_to_standard_error_with_a_failing_status() {
     assert!(!bad.status.success());
     assert!(bad.stdout.is_empty());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no such cell `A1`"));
-    let bad_line = punct(&["moves"], "standard w 0 -\nnonsense\n");
+    // A bad line among many: the others are still answered, each on its own line.
+    let bad_line = punct(&["moves"], "standard w 0 -\nnonsense\nstandard w 0 -\n");
     assert!(!bad_line.status.success());
     assert!(String::from_utf8_lossy(&bad_line.stderr).contains("line 2"));
+    let lines: Vec<String> = String::from_utf8_lossy(&bad_line.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[0], lines[2]);
+    assert_eq!(lines[2].split(' ').count(), 4986);
 }

@@ -2,7 +2,7 @@
 
 use std::io::{BufRead as _, Write as _};
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 use punct_core::Position;
 
 pub fn run(position: Option<&str>) -> anyhow::Result<()> {
@@ -14,12 +14,28 @@ pub fn run(position: Option<&str>) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    // One output line per input line, so that answers stay aligned with the questions: a
+    // line that is not a position gets an empty line, its error goes to standard error, and
+    // the run goes on to fail at the end.
+    let mut bad = 0;
     for (i, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line?;
-        let pos = Position::from_text(&line)
-            .with_context(|| format!("standard input line {}: position `{line}`", i + 1))?;
-        writeln!(out, "{}", pos.legal_move_texts().join(" "))?;
+        match Position::from_text(&line) {
+            Ok(pos) => writeln!(out, "{}", pos.legal_move_texts().join(" "))?,
+            Err(e) => {
+                writeln!(out)?;
+                out.flush()?;
+                eprintln!(
+                    "punct: standard input line {}: position `{line}`: {e}",
+                    i + 1
+                );
+                bad += 1;
+            }
+        }
     }
     out.flush()?;
+    if bad > 0 {
+        bail!("{bad} line(s) of standard input were not positions");
+    }
     Ok(())
 }
