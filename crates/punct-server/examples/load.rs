@@ -14,7 +14,8 @@
 //! must not slow down.
 //!
 //! It starts target/release/punct-server (beside the examples folder) on a free port with a
-//! fresh database, so the server's memory is measured alone.
+//! fresh SQLite database (or the `postgres://` URL in `LOAD_DB`), so the server's memory is
+//! measured alone.
 
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
@@ -263,7 +264,11 @@ async fn main() {
         .unwrap();
     let server = Server(
         Command::new(&server_exe)
-            .args([addr.to_string(), dir.join("load.db").display().to_string()])
+            .args([
+                addr.to_string(),
+                std::env::var("LOAD_DB")
+                    .unwrap_or_else(|_| dir.join("load.db").display().to_string()),
+            ])
             .spawn()
             .unwrap(),
     );
