@@ -653,7 +653,8 @@ function boardKey(ev) {
 
 const board = $("board");
 board.addEventListener("focus", () => {
-  app.keyboard = !app.pointerDown;
+  // The cursor is for the keys: a tap or click that focuses the board does not show it.
+  app.keyboard = app.lastInput === "key" && !app.pointerDown;
   if (!app.cursor && app.state) app.cursor = "8,8";
   renderBoard();
   if (app.viewPly === null && myTurn()) announceCursor();

@@ -800,6 +800,15 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
         "return document.querySelector('g.ghost');",
     )
     .await;
+    // A tap is not the keyboard: no keyboard cursor on the board.
+    assert_eq!(
+        b.eval(
+            "return !document.querySelector('polygon.cursor');",
+            json!([])
+        )
+        .await,
+        json!(true)
+    );
     b.screenshot("friend-2-black-on-a-phone").await;
     b.tap("polygon.cell[data-cell='K5']").await;
     a.wait("black's move", &format!("return {MOVE_COUNT} === 2;"))
