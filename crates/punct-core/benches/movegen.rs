@@ -114,3 +114,15 @@ fn random_game(bencher: Bencher) {
 fn perft_2(variant: Variant) -> u64 {
     perft(&Position::new(variant), 2)
 }
+
+#[divan::bench(args = POSITIONS)]
+fn position_text_write(bencher: Bencher, name: &str) {
+    let pos = position(name);
+    bencher.bench_local(|| black_box(&pos).to_string());
+}
+
+#[divan::bench(args = POSITIONS)]
+fn position_text_read(bencher: Bencher, name: &str) {
+    let text = position(name).to_string();
+    bencher.bench_local(|| Position::from_text(black_box(&text)));
+}

@@ -183,8 +183,10 @@ impl Cell {
 
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
         let (c, r) = self.coords();
-        write!(f, "{}{}", (b'A' + c as u8) as char, r + 1)
+        f.write_char(char::from(b'A' + c as u8))?;
+        fmt::Display::fmt(&(r + 1), f)
     }
 }
 

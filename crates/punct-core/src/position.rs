@@ -112,6 +112,20 @@ impl Piece {
     }
 }
 
+impl fmt::Display for Piece {
+    /// The piece as position text writes it: `wTE4:0@1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
+        f.write_char(self.colour.letter())?;
+        f.write_char(self.kind.letter())?;
+        fmt::Display::fmt(&self.at, f)?;
+        f.write_char(':')?;
+        fmt::Display::fmt(&self.rotation, f)?;
+        f.write_char('@')?;
+        fmt::Display::fmt(&self.level, f)
+    }
+}
+
 /// One dot in a cell's stack.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Dot {

@@ -71,14 +71,7 @@ pub enum PositionError {
 }
 
 fn piece_text(p: &Piece) -> String {
-    format!(
-        "{}{}{}:{}@{}",
-        p.colour.letter(),
-        p.kind.letter(),
-        p.at,
-        p.rotation,
-        p.level
-    )
+    p.to_string()
 }
 
 fn parse_number(text: &str) -> Option<u32> {
@@ -175,14 +168,19 @@ impl fmt::Display for Setup {
         }
         let mut pieces = self.pieces.clone();
         pieces.sort_by_key(Piece::text_order);
-        for (i, p) in pieces.iter().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            f.write_str(&piece_text(p))?;
-        }
-        Ok(())
+        write_pieces(f, &pieces)
     }
+}
+
+/// Pieces already in text order, separated by commas.
+fn write_pieces(f: &mut fmt::Formatter<'_>, pieces: &[Piece]) -> fmt::Result {
+    for (i, p) in pieces.iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        fmt::Display::fmt(p, f)?;
+    }
+    Ok(())
 }
 
 impl Position {
@@ -199,7 +197,6 @@ impl Position {
                 rotation: piece.kind.normalize(piece.rotation),
                 ..*piece
             };
-            let text = piece_text(&piece);
             if pos.reserve(piece.colour).get(piece.kind) == 0 {
                 return Err(PositionError::TooMany(
                     piece.colour,
@@ -209,10 +206,14 @@ impl Position {
             }
             let cells = piece
                 .cells()
-                .ok_or_else(|| PositionError::OffBoard(text.clone()))?;
+                .ok_or_else(|| PositionError::OffBoard(piece_text(&piece)))?;
             let heights = cells.map(|c| pos.height(c));
             if let Some(i) = (0..3).find(|&i| heights[i] >= piece.level) {
-                return Err(PositionError::Overlap(text, cells[i], piece.level));
+                return Err(PositionError::Overlap(
+                    piece_text(&piece),
+                    cells[i],
+                    piece.level,
+                ));
             }
             let below = piece.level - 1;
             let mid = piece.kind.middle_dot();
@@ -227,10 +228,10 @@ impl Position {
                         }
                     }));
             if !level {
-                return Err(PositionError::Unsupported(text, heights));
+                return Err(PositionError::Unsupported(piece_text(&piece), heights));
             }
             if piece.level > 1 && pos.top(piece.at).map(|d| d.piece.colour) != Some(piece.colour) {
-                return Err(PositionError::PunctSupport(text));
+                return Err(PositionError::PunctSupport(piece_text(&piece)));
             }
             pos.put(piece, cells);
         }
@@ -266,7 +267,14 @@ impl FromStr for Position {
 }
 
 impl fmt::Display for Position {
+    /// The position text (RULINGS.md §7).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.to_setup().fmt(f)
+        write!(f, "{} {} {} ", self.variant, self.turn.letter(), self.ply)?;
+        // `pieces` comes in text order already.
+        let pieces = self.pieces();
+        if pieces.is_empty() {
+            return f.write_str("-");
+        }
+        write_pieces(f, &pieces)
     }
 }
