@@ -23,8 +23,9 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use punct_core::Move;
 use serde_json::{Value, json};
-use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
 
 struct Server(Child);
 
@@ -86,6 +87,17 @@ async fn new_game(client: &reqwest::Client, base: &str) -> (String, String, Stri
     )
 }
 
+/// A WebSocket to `url`, set up as a browser's would be for small messages: no Nagle delay,
+/// and a small read buffer (the library's default of 128 KiB is zeroed again on every read,
+/// which would make the load generator, not the server, the bottleneck).
+async fn connect(url: String) -> WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>> {
+    let config = WebSocketConfig::default().read_buffer_size(4 * 1024);
+    connect_async_with_config(url, Some(config), true)
+        .await
+        .expect("the server accepts the WebSocket")
+        .0
+}
+
 /// The part of a server message the players' side looks at: its sequence number (read
 /// without building the rest, so that the load generator takes little of the CPU).
 #[derive(serde::Deserialize)]
@@ -111,11 +123,9 @@ async fn slot(
     while Instant::now() < deadline {
         let (id, white, black) = new_game(&client, &base).await;
         let url = |t: &str| format!("{ws_base}/api/games/{id}/ws?token={t}");
-        let (w, _) = connect_async(url(&white)).await.unwrap();
-        let (b, _) = connect_async(url(&black)).await.unwrap();
-        let (mut watcher, _) = connect_async(format!("{ws_base}/api/games/{id}/ws"))
-            .await
-            .unwrap();
+        let w = connect(url(&white)).await;
+        let b = connect(url(&black)).await;
+        let mut watcher = connect(format!("{ws_base}/api/games/{id}/ws")).await;
         // The watcher's first message is the state; each move's broadcast carries the next
         // sequence number (nothing else happens in these games).
         let mut seq = match watcher.next().await {
@@ -188,9 +198,7 @@ async fn engine_slot(base: String, ws_base: String, seed: u64, deadline: Instant
         .await;
         let id = g["id"].as_str().unwrap().to_owned();
         let token = g["token"].as_str().unwrap().to_owned();
-        let (mut ws, _) = connect_async(format!("{ws_base}/api/games/{id}/ws"))
-            .await
-            .unwrap();
+        let mut ws = connect(format!("{ws_base}/api/games/{id}/ws")).await;
         let mut game = punct_core::Game::new(punct_core::Variant::Standard);
         while game.outcome().is_none() && Instant::now() < deadline {
             let moves = game.position().legal_moves();
@@ -233,7 +241,7 @@ async fn engine_slot(base: String, ws_base: String, seed: u64, deadline: Instant
     answered
 }
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() {
     let mut args = std::env::args().skip(1);
     let games: usize = args

@@ -25,6 +25,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 
 pub use error::ApiError;
@@ -68,6 +69,14 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
         config.engine_movetime,
     );
     let hub = hub::Hub::start(store, engine).await?;
+    // Moves are small messages sent one at a time: without TCP_NODELAY, Nagle's algorithm
+    // holds a move back until the previous message on that socket is acknowledged, which a
+    // watcher's delayed acknowledgement can put off for tens of milliseconds.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(listener, api::router(hub)).await?;
     Ok(())
 }
