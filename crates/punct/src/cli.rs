@@ -147,7 +147,8 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: std::net::SocketAddr,
-    /// The SQLite file that keeps the games.
+    /// Where the games are kept: an SQLite file, or a PostgreSQL URL
+    /// (`postgres://user:password@host/database`) when one machine is outgrown.
     #[arg(long, default_value = "punct.db")]
     pub db: std::path::PathBuf,
 }
