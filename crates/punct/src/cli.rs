@@ -106,7 +106,8 @@ pub struct MatchArgs {
     /// Basic or standard game.
     #[arg(long, default_value = "standard")]
     pub variant: Variant,
-    /// Time per move in milliseconds.
+    /// Time per move in milliseconds (100 when neither --nodes nor --clock is given). Levels
+    /// 1-5 also stop at their own playout counts, so compare them with a time that never binds.
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Playouts per move (a budget independent of the machine).

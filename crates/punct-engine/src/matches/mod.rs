@@ -184,7 +184,7 @@ impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.tally;
         let (lo, hi) = t.score_interval();
-        let (elo, err) = t.elo();
+        let (_, err) = t.elo();
         writeln!(
             f,
             "{} vs {}: {} games in {:.1?}",
@@ -210,29 +210,19 @@ impl fmt::Display for MatchReport {
                 format!("{:+.0}", stats::elo(s))
             }
         };
-        if t.games() > 0 && (t.wins == t.games() || t.losses == t.games()) {
-            // No spread to measure: bound the score by the rule of three instead.
-            let n = f64::from(t.games()).max(4.0);
-            let (sign, word, s) = if t.wins == t.games() {
-                ("≥", "won", 1.0 - 3.0 / n)
-            } else {
-                ("≤", "lost", 3.0 / n)
-            };
-            writeln!(f, "Elo {sign} {} (95%, every game {word})", bound(s))?;
+        // The ± form only where the interval is finite on both sides.
+        let spread = if lo > 0.0 && hi < 1.0 {
+            format!(" ± {err:.0}")
         } else {
-            // The ± form only where the interval is finite on both sides.
-            let spread = if lo > 0.0 && hi < 1.0 {
-                format!(" ± {err:.0}")
-            } else {
-                String::new()
-            };
-            writeln!(
-                f,
-                "Elo {elo:+.0}{spread} (95% CI {} to {})",
-                bound(lo),
-                bound(hi)
-            )?;
-        }
+            String::new()
+        };
+        writeln!(
+            f,
+            "Elo {}{spread} (95% CI {} to {})",
+            bound(t.score()),
+            bound(lo),
+            bound(hi)
+        )?;
         writeln!(f, "time losses {}", self.time_losses)?;
         if let Some(v) = self.verdict {
             writeln!(f, "SPRT stopped the match: {v:?}")?;

@@ -59,9 +59,24 @@ impl Tally {
             / n
     }
 
-    /// The 95% confidence interval of the score.
+    /// The 95% confidence interval of the score. When every game ended alike the games show
+    /// no spread to measure, so the rule of three bounds the rate of the other results.
     pub fn score_interval(&self) -> (f64, f64) {
-        let n = self.games().max(1) as f64;
+        let games = self.games();
+        if games == 0 {
+            return (0.0, 1.0);
+        }
+        let n = f64::from(games);
+        let rare = (3.0 / n).min(1.0);
+        if self.wins == games {
+            return (1.0 - rare, 1.0);
+        }
+        if self.losses == games {
+            return (0.0, rare);
+        }
+        if self.draws == games {
+            return (0.5 - rare / 2.0, 0.5 + rare / 2.0);
+        }
         let half = Z95 * (self.variance() / n).sqrt();
         let s = self.score();
         ((s - half).max(0.0), (s + half).min(1.0))
@@ -76,10 +91,19 @@ impl Tally {
     /// Log-likelihood ratio of H1 (Elo `elo1`) against H0 (Elo `elo0`), by the normal
     /// approximation to the score distribution.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let var = self.variance();
-        if self.games() < 2 || var <= 0.0 {
+        if self.games() < 2 {
             return 0.0;
         }
+        // Games that all ended alike have no spread; half a game of each result keeps a
+        // clean sweep from looking uninformative.
+        let var = match self.variance() {
+            v if v > 0.0 => v,
+            _ => {
+                let [w, d, l] = [self.wins, self.draws, self.losses].map(|k| f64::from(k) + 0.5);
+                let s = (w + 0.5 * d) / (w + d + l);
+                (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / (w + d + l)
+            }
+        };
         let (s0, s1) = (expected(elo0), expected(elo1));
         let n = self.games() as f64;
         n * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * var)
@@ -141,6 +165,30 @@ mod tests {
     }
 
     #[test]
+    fn a_clean_sweep_is_bounded_by_the_rule_of_three() {
+        let t = Tally {
+            wins: 200,
+            draws: 0,
+            losses: 0,
+        };
+        let (lo, hi) = t.score_interval();
+        assert!((lo - 0.985).abs() < 1e-9 && hi == 1.0);
+        let lost = Tally {
+            wins: 0,
+            draws: 0,
+            losses: 100,
+        };
+        assert_eq!(lost.score_interval(), (0.0, 0.03));
+        let drawn = Tally {
+            wins: 0,
+            draws: 50,
+            losses: 0,
+        };
+        let (lo, hi) = drawn.score_interval();
+        assert!((lo - 0.47).abs() < 1e-9 && (hi - 0.53).abs() < 1e-9);
+    }
+
+    #[test]
     fn elo_and_expected_are_inverse() {
         for e in [-300.0, -50.0, 0.0, 120.0] {
             assert!((elo(expected(e)) - e).abs() < 1e-6);
@@ -160,5 +208,27 @@ mod tests {
             error: 0.05,
         };
         assert_eq!(sprt.verdict(&t), Verdict::AcceptH1);
+    }
+
+    #[test]
+    fn sprt_decides_on_a_clean_sweep() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 50.0,
+            error: 0.05,
+        };
+        let swept = |wins| Tally {
+            wins,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(sprt.verdict(&swept(1)), Verdict::Continue);
+        assert_eq!(sprt.verdict(&swept(30)), Verdict::AcceptH1);
+        let lost = Tally {
+            wins: 0,
+            draws: 0,
+            losses: 30,
+        };
+        assert_eq!(sprt.verdict(&lost), Verdict::AcceptH0);
     }
 }
