@@ -58,6 +58,19 @@ pub(crate) fn random_hex<const N: usize>() -> String {
         .collect()
 }
 
+/// A person's name as shown and written into records: at most 40 characters, with line
+/// breaks, tabs and other control characters turned into single spaces (a line break would
+/// end a record's tag line early and leave the record unreadable); `None` if nothing is left.
+pub(crate) fn clean_name(name: &str) -> Option<String> {
+    let words: Vec<&str> = name
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let name: String = words.join(" ").chars().take(40).collect();
+    let name = name.trim_end();
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
 /// Reads the starting point of a new game: a record (its moves are replayed) or position text.
 pub fn parse_start(text: &str) -> Result<Game, ApiError> {
     let text = text.trim();
@@ -135,12 +148,8 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
     let name = req
         .name
         .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .unwrap_or("Anonymous")
-        .chars()
-        .take(40)
-        .collect::<String>();
+        .and_then(clean_name)
+        .unwrap_or_else(|| "Anonymous".to_owned());
     let person = |name: String| Seat {
         name,
         computer: None,

@@ -407,8 +407,8 @@ impl Room {
             .ok_or_else(|| ApiError::conflict("both seats are taken; you can watch"))?;
         let seat = &mut self.seats[colour.index()];
         seat.token = Some(token);
-        if !name.trim().is_empty() {
-            seat.name = name.trim().chars().take(40).collect();
+        if let Some(name) = crate::new_game::clean_name(name) {
+            seat.name = name;
         }
         self.start_clock_if_ready(now);
         self.touch(now);

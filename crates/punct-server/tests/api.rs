@@ -422,3 +422,39 @@ async fn the_engine_threads_run_in_the_idle_class() {
     }
     panic!("no engine thread found");
 }
+
+/// Names are shown and written into records: line breaks and other control characters in
+/// them become spaces, so that the exported record reads back.
+#[tokio::test]
+async fn names_with_line_breaks_still_give_a_readable_record() {
+    let base = start_in_process(&temp_db("names")).await;
+    let (id, white) = create(
+        &base,
+        json!({ "mode": "friend", "name": "Ada\n[Evil \"1\"]\t\u{7}" }),
+    )
+    .await;
+    let (status, v) = post(
+        &format!("{base}/api/games/{id}/join"),
+        None,
+        json!({ "name": "Bo\r\nby\u{85}the sea" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["state"]["seats"]["white"]["name"], "Ada [Evil \"1\"]");
+    assert_eq!(v["state"]["seats"]["black"]["name"], "Bo by the sea");
+    post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(&white),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    let record = reqwest::get(format!("{base}/api/games/{id}/record"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let parsed = punct_core::Record::parse(&record).expect("the record reads back");
+    assert_eq!(parsed.tag("White"), Some("Ada [Evil \"1\"]"));
+    assert_eq!(parsed.moves.len(), 1);
+}
