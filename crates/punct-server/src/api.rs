@@ -2,7 +2,8 @@
 
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::map_response;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -23,7 +24,7 @@ type ApiResult = Result<Json<Value>, ApiError>;
 
 /// All routes: the browser app, the JSON API and the WebSocket.
 pub fn router(hub: Hub) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/", get(assets::index))
         .route("/g/{id}", get(assets::index))
         .route("/app.js", get(assets::app_js))
@@ -46,28 +47,88 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/import", post(import))
         .route("/api/analyse", post(analyse))
         .fallback(not_found)
-        .with_state(hub)
+        .with_state(hub);
+    // Wrapped whole rather than layered on each route, so that a refusal for a method the
+    // path does not take already names the methods it does take (`Allow`) when it is
+    // rewritten.
+    Router::new()
+        .fallback_service(routes)
+        .layer(map_response(json_errors))
+}
+
+/// Gives every refusal the JSON body API.md promises, `{"error", "status"}`, including
+/// those made before a handler runs (a method the path does not take, a body over the size
+/// limit, a WebSocket request without the handshake), which come as plain text or empty.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    // These bodies are one line written by axum; the limit only guards against surprises.
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let reason = match text.trim() {
+        "" if status == StatusCode::METHOD_NOT_ALLOWED => {
+            let allowed = parts
+                .headers
+                .get(header::ALLOW)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("another method");
+            format!("method not allowed here: use {allowed}")
+        }
+        "" => status
+            .canonical_reason()
+            .unwrap_or("refused")
+            .to_lowercase(),
+        reason => reason.to_owned(),
+    };
+    let error = ApiError::new(status, reason).into_response();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, error.into_body())
 }
 
 async fn not_found() -> ApiError {
     ApiError::not_found("no such page or endpoint")
 }
 
-/// Reads a JSON body, naming what is wrong with it.
+/// Reads a JSON body, which must be an object (or empty, counting as `{}`), naming what is
+/// wrong with it.
 fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    let body = if body.iter().all(u8::is_ascii_whitespace) {
-        b"{}".as_slice()
-    } else {
-        body
-    };
+    let body = body.trim_ascii();
+    let body = if body.is_empty() { b"{}" } else { body };
+    // serde would also read a struct from a JSON array of its fields, in order: `[]` would
+    // pass for "no fields" and `["TE4:0"]` for a move.
+    if !body.starts_with(b"{") {
+        return Err(ApiError::bad_request(
+            "bad JSON body: expected a JSON object `{…}`",
+        ));
+    }
     serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
 }
 
-/// The seat token from `Authorization: Bearer …`.
+/// The seat token from `Authorization: Bearer …` (the scheme's name in any case).
 pub fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    value.strip_prefix("Bearer ").map(|t| t.trim().to_owned())
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim().to_owned())
 }
+
+/// The body of an action that takes no fields: `{}` or nothing. Anything else is refused,
+/// so that a garbled request never carries out the action.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoFields {}
 
 async fn create(State(hub): State<Hub>, body: Bytes) -> Result<Response, ApiError> {
     let req: NewGame = parse(&body)?;
@@ -143,7 +204,9 @@ async fn resign(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Bytes,
 ) -> Result<Response, ApiError> {
+    parse::<NoFields>(&body)?;
     act(&hub, &id, &headers, Action::Resign).await
 }
 
@@ -151,7 +214,9 @@ async fn draw(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Bytes,
 ) -> Result<Response, ApiError> {
+    parse::<NoFields>(&body)?;
     act(&hub, &id, &headers, Action::OfferDraw).await
 }
 
@@ -159,7 +224,9 @@ async fn decline_draw(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Bytes,
 ) -> Result<Response, ApiError> {
+    parse::<NoFields>(&body)?;
     act(&hub, &id, &headers, Action::DeclineDraw).await
 }
 
@@ -167,7 +234,9 @@ async fn takeback(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Bytes,
 ) -> Result<Response, ApiError> {
+    parse::<NoFields>(&body)?;
     act(&hub, &id, &headers, Action::Takeback).await
 }
 
@@ -175,7 +244,9 @@ async fn decline_takeback(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Bytes,
 ) -> Result<Response, ApiError> {
+    parse::<NoFields>(&body)?;
     act(&hub, &id, &headers, Action::DeclineTakeback).await
 }
 

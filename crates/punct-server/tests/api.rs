@@ -423,6 +423,112 @@ async fn the_engine_threads_run_in_the_idle_class() {
     panic!("no engine thread found");
 }
 
+/// The actions without a move take no fields: a malformed body is refused like any other and
+/// leaves the game as it was (it must not, say, resign the game).
+#[tokio::test]
+async fn malformed_bodies_of_the_other_actions_change_nothing() {
+    let base = start_in_process(&temp_db("action-bodies")).await;
+    let (id, white, black) = friend_game(&base, None).await;
+    let url = format!("{base}/api/games/{id}");
+    post(
+        &format!("{url}/move"),
+        Some(&white),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    post(&format!("{url}/draw"), Some(&white), json!({})).await;
+    post(&format!("{url}/takeback"), Some(&white), json!({})).await;
+    let (_, before) = get(&url, None).await;
+    let client = reqwest::Client::new();
+    for action in [
+        "resign",
+        "draw",
+        "draw/decline",
+        "takeback",
+        "takeback/decline",
+    ] {
+        for body in ["garbage", "{\"really\": true}", "[]"] {
+            let resp = client
+                .post(format!("{url}/{action}"))
+                .bearer_auth(&black)
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(resp.status(), 400, "{action} with {body}");
+            let v: Value = resp.json().await.unwrap();
+            assert!(v["error"].as_str().unwrap().contains("bad JSON"), "{v}");
+        }
+    }
+    let (_, after) = get(&url, None).await;
+    assert_eq!(after, before);
+    // An empty body and `{}` are still the plain action.
+    let resp = client
+        .post(format!("{url}/resign"))
+        .bearer_auth(&black)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+}
+
+/// Refusals made before a handler runs (wrong method, no WebSocket handshake, a body over
+/// the size limit) still carry a JSON body with the reason, as API.md promises.
+#[tokio::test]
+async fn every_refusal_is_json_with_a_reason() {
+    let base = start_in_process(&temp_db("json-errors")).await;
+    let (id, token) = create(&base, json!({ "mode": "local" })).await;
+    let client = reqwest::Client::new();
+    let requests = [
+        (
+            client.get(format!("{base}/api/games/{id}/move")),
+            405,
+            "POST",
+        ),
+        (client.delete(format!("{base}/api/games")), 405, "GET"),
+        (
+            client.get(format!("{base}/api/games/{id}/ws")),
+            400,
+            "upgrade",
+        ),
+        (
+            client
+                .post(format!("{base}/api/games/{id}/move"))
+                .bearer_auth(&token)
+                .body(vec![b' '; 3 << 20]),
+            413,
+            "",
+        ),
+    ];
+    for (request, status, needle) in requests {
+        let resp = request.send().await.unwrap();
+        assert_eq!(resp.status(), status);
+        let content_type = resp.headers()[reqwest::header::CONTENT_TYPE].clone();
+        assert_eq!(content_type, "application/json");
+        let v: Value = resp.json().await.unwrap();
+        assert_eq!(v["status"], status, "{v}");
+        let reason = v["error"].as_str().unwrap();
+        assert!(reason.len() > 5 && reason.contains(needle), "{v}");
+    }
+    let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
+    assert_eq!(state["moves"], json!([]));
+}
+
+/// The scheme of `Authorization` is case-insensitive (RFC 9110 §11.1).
+#[tokio::test]
+async fn the_bearer_scheme_is_case_insensitive() {
+    let base = start_in_process(&temp_db("bearer")).await;
+    let (id, token) = create(&base, json!({ "mode": "local" })).await;
+    let resp = reqwest::Client::new()
+        .post(format!("{base}/api/games/{id}/move"))
+        .header("Authorization", format!("bearer {token}"))
+        .json(&json!({ "move": "TE4:0" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+}
+
 /// Names are shown and written into records: line breaks and other control characters in
 /// them become spaces, so that the exported record reads back.
 #[tokio::test]
