@@ -589,10 +589,16 @@ impl Room {
     }
 
     /// Takes back moves until `requester` is to move again, having undone at least one of
-    /// theirs (on one screen: just the last move).
+    /// theirs (on one screen: just the last move). The side that was thinking is charged
+    /// for it first, as for a move: otherwise taking back again and again (at once against
+    /// the computer) would stop a player's clock for as long as they liked.
     fn take_back(&mut self, requester: Colour, local: bool, now: i64) -> Result<(), ApiError> {
         if self.game.moves().is_empty() || (!local && !self.has_moved(requester)) {
             return Err(ApiError::conflict("there is no move to take back"));
+        }
+        let thinking = self.turn();
+        if let Some(c) = self.clock.as_mut() {
+            c.stop(thinking, now);
         }
         self.game.undo();
         self.texts.pop();
@@ -800,6 +806,48 @@ mod tests {
         // Out of time before the crash: the flag falls at once.
         let mut late = Room::from_stored(room.to_stored(), 200_000, 75_000).unwrap();
         assert!(late.check_flag(200_000));
+    }
+
+    #[test]
+    fn a_takeback_charges_the_side_that_was_thinking() {
+        let mut room = friend_room();
+        let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+        room.act(&w, &mv("TE4:0"), 10_000).unwrap();
+        room.act(&w, &Action::Takeback, 20_000).unwrap();
+        // Black thinks from 10 s to 40 s, then grants the takeback: those 30 s are spent.
+        room.act(&b, &Action::Takeback, 40_000).unwrap();
+        let c = room.clock.as_ref().unwrap();
+        assert_eq!(c.left(Colour::Black, Colour::White, 40_000), 30_000);
+        // White, to move again, runs from the takeback on.
+        assert_eq!(c.left(Colour::White, Colour::White, 45_000), 46_000);
+    }
+
+    #[test]
+    fn takebacks_against_the_computer_do_not_stop_the_clock() {
+        let mut room = Room::new(
+            "c".into(),
+            Mode::Computer,
+            Game::new(Variant::Standard),
+            [
+                seat("w", Some("tw")),
+                Seat {
+                    name: "punct".into(),
+                    computer: Some(1),
+                    token: None,
+                },
+            ],
+            Some(Clock::new(60_000, 0)),
+            0,
+        );
+        let w = room.holder(Some("tw"));
+        room.act(&w, &mv("TE4:0"), 1_000).unwrap();
+        room.act(&[Colour::Black], &mv("TK5:0"), 2_000).unwrap();
+        // White thinks 20 s and takes back both moves: White is charged its first second and
+        // these 20 s, so taking back again and again does not stop White's clock.
+        room.act(&w, &Action::Takeback, 22_000).unwrap();
+        assert!(room.game.moves().is_empty());
+        let c = room.clock.as_ref().unwrap();
+        assert_eq!(c.left(Colour::White, Colour::White, 22_000), 39_000);
     }
 
     #[test]
