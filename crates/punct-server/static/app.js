@@ -657,7 +657,9 @@ board.addEventListener("focus", () => {
   app.keyboard = app.lastInput === "key" && !app.pointerDown;
   if (!app.cursor && app.state) app.cursor = "8,8";
   renderBoard();
-  if (app.viewPly === null && myTurn()) announceCursor();
+  // Where the cursor is is news only to someone using the keys: a tap that focuses the
+  // board must not report a cell other than the one tapped.
+  if (app.keyboard && app.viewPly === null && myTurn()) announceCursor();
 });
 board.addEventListener("blur", () => renderBoard());
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => { app.pointerDown = false; });
@@ -1040,7 +1042,6 @@ function renderPanel() {
   else if (seatsOpen()) status = s.you.length ? "Waiting for your friend to open the link…" : "Waiting for a second player.";
   else if (s.thinking) status = `${cap(pos.turn)} to move — the computer is thinking…`;
   else status = `${cap(pos.turn)} to move${myTurn() ? " — your turn" : ""}.`;
-  if (s && s.clock && !s.clock.running && !s.outcome && !seatsOpen() && app.viewPly === null) status += " The clocks start with the first move.";
   $("status").textContent = status;
   $("status").classList.toggle("over", !!outcome && atEnd());
   $("centre").textContent = pos.variant === "standard" ? `Central hexagon: white ${pos.centre.white}, black ${pos.centre.black} (of 19)` : "Basic game";

@@ -800,10 +800,11 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
         "return document.querySelector('g.ghost');",
     )
     .await;
-    // A tap is not the keyboard: no keyboard cursor on the board.
+    // A tap is not the keyboard: no keyboard cursor on the board, and no word of the cell
+    // the cursor would start on.
     assert_eq!(
         b.eval(
-            "return !document.querySelector('polygon.cursor');",
+            "return !document.querySelector('polygon.cursor') && !document.getElementById('stack-info').textContent.includes('I9');",
             json!([])
         )
         .await,
