@@ -1,11 +1,12 @@
 //! The tactics suite: positions with a win in one (by connection or by the centre count at
 //! the 18th placement), and positions where the opponent threatens to win and must be
-//! stopped, some only by jumping onto their chain. Any winning or saving move is accepted,
-//! at a small node budget.
+//! stopped, some only by jumping onto their chain, and traps where the most tempting move
+//! loses at once. Any winning or saving move is accepted, at a small node budget.
 
 use std::sync::atomic::AtomicBool;
 
 use punct_core::{Game, Move, Position};
+use punct_engine::evaluation::{Distances, advantage};
 use punct_engine::{Engine, Options, SearchLimits};
 
 /// Found in self-play of the reference players: the side to move wins at once.
@@ -50,6 +51,16 @@ const CUTS: &[&str] = &[
     "standard b 19 wCB2:0@1,bCB4:2@1,wLB6:5@1,wCD5:0@1,bEE3:2@1,wEF9:1@1,bMG5:4@1,wEI12:1@1,wTI13:1@1,wTK14:0@1,bML12:1@1,wLM15:2@1,bEN11:1@1,bCP12:2@1,bRP16:4@1,wEB3:5@2,bEK12:2@2",
     "standard b 23 wCB2:0@1,bCB4:2@1,wLB6:5@1,wCD5:0@1,bEE3:2@1,wTE13:0@1,wEF9:1@1,bMG5:4@1,wEI12:1@1,bEK8:1@1,wTK14:0@1,wTK15:1@1,bML12:1@1,wLM15:2@1,bEN11:1@1,bCP12:2@1,bRP16:4@1,wEB3:5@2,bEK12:3@2",
     "basic w 12 wCB2:0@1,bCB4:2@1,bCD3:2@1,wCD5:0@1,wME12:2@1,wEF4:0@1,bEG6:1@1,wRH11:4@1,wRJ3:5@1,bEJ8:1@1,bEM10:1@1,bTO10:1@1",
+];
+
+/// Positions from self-play where a move the static evaluation favours, ignoring the end
+/// of the game, loses at once: it lifts the piece that covers the opponent's line, or it is
+/// the 18th placement while the opponent holds more of the centre.
+const TRAPS: &[&str] = &[
+    "standard w 36 wMA6:2@1,bLA8:5@1,wLB1:3@1,wTC5:4@1,wED4:4@1,bMD9:4@1,bME7:3@1,bRE8:4@1,bCG7:2@1,wLH10:0@1,bRI7:5@1,wCI13:0@1,bEJ7:0@1,wCJ9:2@1,wEJ17:0@1,wTK11:1@1,bCL8:1@1,bEM10:1@1,wEM12:5@1,bTP10:3@1,bEP12:1@1,wEA6:3@2,bLF8:4@2,bEI7:3@2",
+    "standard w 58 bMB5:1@1,wCC9:2@1,bTD5:3@1,bED7:4@1,wTF7:2@1,wEG10:2@1,wTH8:1@1,wLH10:4@1,bCJ8:1@1,wEJ9:2@1,bRJ12:4@1,wLK11:1@1,wEK12:5@1,bEK13:5@1,bTM15:5@1,wMO12:4@1,bTO15:0@1,wTP11:5@1,bTP13:3@1,wED9:0@2,bTE8:5@2,wCF10:2@2,bEH11:0@2,bLJ8:2@2,wRL12:0@2,bEL13:1@2,wRG10:2@3,wMJ9:5@3,bLJ11:1@3,wTG10:5@4,bMI8:2@4,bCI10:1@4,bRI10:4@5",
+    "standard w 62 wCC6:1@1,bMF7:2@1,wTF9:1@1,wLG8:3@1,bLG10:3@1,wEG12:1@1,bEH6:0@1,bCH8:0@1,wEH11:4@1,wTH14:0@1,bTH15:3@1,bTI2:1@1,bEI15:0@1,wTJ2:3@1,wTJ9:0@1,wRJ10:5@1,bCK10:0@1,wMK12:1@1,wCK15:1@1,wTM15:3@1,wLF11:4@2,bRG10:1@2,bEH7:4@2,bEH9:4@2,bLI13:5@2,wRJ8:0@2,bRH7:1@3,wEH12:5@3,wMJ10:5@3,bMI11:3@4,wEJ9:1@4",
+    "standard w 72 wTA8:4@1,wEB7:0@1,bEE11:3@1,wEF4:2@1,bCF8:1@1,bMF10:5@1,bLF11:3@1,bCG5:0@1,bTG8:5@1,bEH3:2@1,bTI5:1@1,bEI9:0@1,bMJ4:5@1,wEJ6:2@1,wMJ8:3@1,wLJ11:1@1,wRK3:0@1,bRK4:5@1,wMK10:0@1,wTM6:2@1,wTF4:4@2,bEH4:3@2,bLH8:3@2,wEH10:1@2,bTI8:4@2,wRJ6:2@2,wLJ11:0@2,wCG5:1@3,bRH5:1@3,bTH9:2@3,wTI9:0@3,bTI10:4@3,wCI6:2@4,wTI9:3@4",
 ];
 
 fn engine_move(text: &str) -> (Position, Move) {
@@ -124,7 +135,46 @@ fn cuts_a_chain_by_jumping() {
 }
 
 #[test]
+fn never_plays_a_move_that_loses_at_once() {
+    for text in TRAPS {
+        let (mut pos, mv) = engine_move(text);
+        let me = pos.turn();
+        pos.make(mv);
+        let outcome = pos.decisive_outcome();
+        assert!(
+            outcome.is_none_or(|o| o.winner != Some(!me)),
+            "{text}: {mv} loses at once ({outcome:?})"
+        );
+    }
+}
+
+/// Whether the side to move in `pos` has a move that loses at once and is the one the
+/// static evaluation, blind to the end of the game, likes best.
+fn tempted_to_lose(pos: &mut Position) -> bool {
+    let me = pos.turn();
+    let best = pos
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let undo = pos.make(mv);
+            let value = -advantage(pos, &Distances::quick(pos));
+            let loses = pos
+                .decisive_outcome()
+                .is_some_and(|o| o.winner == Some(!me));
+            pos.unmake(undo);
+            (value, loses)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    best.is_some_and(|(_, loses)| loses)
+}
+
+#[test]
 fn suite_positions_are_what_they_claim() {
+    for text in TRAPS {
+        let mut pos = Position::from_text(text).unwrap();
+        assert!(!can_win_now(&mut pos), "{text}: a win in one");
+        assert!(tempted_to_lose(&mut pos), "{text}: no trap");
+    }
     for text in WINS.iter().chain(CENTRE_WINS) {
         assert!(
             can_win_now(&mut Position::from_text(text).unwrap()),
