@@ -219,6 +219,11 @@ async function createGame(body) {
   openGame(grant.id);
 }
 
+// The name typed here is kept for the next game and for joining a friend's game by its link.
+const nameInput = document.querySelector("#new-game input[name='name']");
+nameInput.value = localStorage.getItem("punct.name") || "";
+nameInput.addEventListener("input", () => localStorage.setItem("punct.name", nameInput.value.trim()));
+
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = new FormData(ev.target);
@@ -286,7 +291,7 @@ async function openGame(id) {
     // Whoever opens a friend's link first takes the open seat.
     if (!state.you.length && !state.outcome && (state.seats.white.open || state.seats.black.open)) {
       try {
-        const grant = await api("POST", `/api/games/${id}/join`, {});
+        const grant = await api("POST", `/api/games/${id}/join`, { name: localStorage.getItem("punct.name") || undefined });
         localStorage.setItem(`punct.token.${id}`, grant.token);
         app.token = grant.token;
         state = grant.state;

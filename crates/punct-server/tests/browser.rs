@@ -765,12 +765,15 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
         .wait("the link", "const s = document.getElementById('share'); return !s.hidden && document.getElementById('share-link').value;")
         .await;
     let link = link.as_str().unwrap().to_owned();
-    // The friend is on a phone.
+    // The friend is on a phone, and once typed a name on the home page: it is theirs in the
+    // game they join.
     let b = driver.session_phone("friend-b").await;
+    b.goto(base).await;
+    b.type_into("#new-game input[name='name']", "Bo").await;
     b.goto(&link).await;
     b.wait(
         "black's seat",
-        "return document.querySelector('#p-black .name').textContent.includes('you');",
+        "return document.querySelector('#p-black .name').textContent === 'Bo — you';",
     )
     .await;
     // The phone layout: nothing wider than the screen, the clocks above the board.
