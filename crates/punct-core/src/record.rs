@@ -384,9 +384,20 @@ fn tokens(body: &str, first_line: usize) -> Result<Vec<(usize, &str)>, RecordErr
     }
 }
 
+/// A comment in braces. A brace comment ends at the first `}`, as in PGN, and there is no
+/// escape for it, so a `}` inside is written `)`.
+fn comment(text: &str) -> String {
+    format!("{{{}}}", text.replace('}', ")"))
+}
+
 impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (name, value) in &self.tags {
+            // A tag is one line: control characters (line breaks above all) become spaces.
+            let value: String = value
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
             let value = value.replace('\\', "\\\\").replace('"', "\\\"");
             writeln!(f, "[{name} \"{value}\"]")?;
         }
@@ -395,7 +406,7 @@ impl fmt::Display for Record {
         }
         let mut tokens: Vec<String> = Vec::new();
         if let Some(c) = &self.intro {
-            tokens.push(format!("{{{c}}}"));
+            tokens.push(comment(c));
         }
         let mut black_to_move = self.game.start().turn() == Colour::Black;
         let mut need_number = true;
@@ -409,7 +420,7 @@ impl fmt::Display for Record {
             tokens.push(m.mv.to_string());
             need_number = m.comment.is_some();
             if let Some(c) = &m.comment {
-                tokens.push(format!("{{{c}}}"));
+                tokens.push(comment(c));
             }
             black_to_move = !black_to_move;
         }

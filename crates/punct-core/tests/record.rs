@@ -187,3 +187,27 @@ fn a_file_of_records_reads_game_by_game() {
     assert!(Record::parse_all("").is_err());
     assert!(Record::parse_all("[Game \"PÜNCT\"]\n").is_err());
 }
+
+proptest::proptest! {
+    /// Whatever people type as names or comments, the record written reads back, and
+    /// writing it again gives the same text.
+    #[test]
+    fn any_names_and_comments_read_back(
+        white in "\\PC*|.*[\\n\\r\\t}{\\\\\"\\]].*",
+        black in proptest::prelude::any::<String>(),
+        intro in proptest::prelude::any::<String>(),
+        note in proptest::prelude::any::<String>(),
+        seed in 0u64..20,
+    ) {
+        let game = random_game(seed, Variant::Standard);
+        let mut record = Record::from_game(game.clone(), &white, &black, "2026.11.23");
+        record.intro = Some(intro);
+        if let Some(first) = record.moves.first_mut() {
+            first.comment = Some(note);
+        }
+        let text = record.to_string();
+        let read = Record::parse(&text).map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}\n{text}")))?;
+        proptest::prop_assert_eq!(read.to_string(), text);
+        proptest::prop_assert_eq!(read.game.moves(), game.moves());
+    }
+}
