@@ -28,6 +28,9 @@ pub struct NewGame {
     pub name: Option<String>,
 }
 
+/// The shortest clock: less could not even pay for the round trip of a move.
+const MIN_CLOCK_MINUTES: f64 = 0.25;
+
 /// A clock as people set it.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -130,12 +133,11 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
         Some(c) => {
             let ok = c.minutes.is_finite()
                 && c.increment.is_finite()
-                && c.minutes > 0.0
-                && c.minutes <= 600.0
+                && (MIN_CLOCK_MINUTES..=600.0).contains(&c.minutes)
                 && (0.0..=600.0).contains(&c.increment);
             if !ok {
                 return Err(ApiError::bad_request(
-                    "clock minutes must be in (0, 600] and increment seconds in [0, 600]",
+                    "clock minutes must be in [0.25, 600] and increment seconds in [0, 600]",
                 ));
             }
             Some(Clock::new(
@@ -218,6 +220,10 @@ mod tests {
             (
                 r#"{"mode":"local","clock":{"minutes":-1,"increment":0}}"#,
                 "clock",
+            ),
+            (
+                r#"{"mode":"local","clock":{"minutes":0.0001,"increment":0}}"#,
+                "[0.25, 600]",
             ),
             (
                 r#"{"mode":"local","start":"standard x 0 -"}"#,
