@@ -385,8 +385,10 @@ fn tokens(body: &str, first_line: usize) -> Result<Vec<(usize, &str)>, RecordErr
 }
 
 /// A comment in braces. A brace comment ends at the first `}`, as in PGN, and there is no
-/// escape for it, so a `}` inside is written `)`.
+/// escape for it, so a `}` inside is written `)`. Line breaks are written `\n`, since a
+/// reader takes `\r\n` for one.
 fn comment(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     format!("{{{}}}", text.replace('}', ")"))
 }
 

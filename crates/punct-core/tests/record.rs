@@ -195,7 +195,7 @@ proptest::proptest! {
     fn any_names_and_comments_read_back(
         white in "\\PC*|.*[\\n\\r\\t}{\\\\\"\\]].*",
         black in proptest::prelude::any::<String>(),
-        intro in proptest::prelude::any::<String>(),
+        intro in "\\PC*|.*[\\r\\n}{].*",
         note in proptest::prelude::any::<String>(),
         seed in 0u64..20,
     ) {
