@@ -19,8 +19,14 @@ const FOOTER_HEIGHT: u16 = 4;
 /// Rows the move list should keep before the legend is shown in the panel.
 const LEGEND_ROOM_FOR_MOVES: usize = 8;
 
+/// The main keys, in the bottom line of a screen of 80 columns: how to quit goes before how to
+/// start a new game, which the list of keys and the end of a game tell.
 const KEYS: &str =
-    "⏎ pick/play · TCELMR/p take · r turn · : type · u back · s save · n new · ? keys";
+    "⏎ pick/play · TCELMR take · r turn · : type · u back · s save · ? keys · q quit";
+
+/// The main keys on a wider screen.
+const WIDE_KEYS: &str =
+    "⏎ pick/play · TCELMR/p take · r turn · : type · u back · s save · n new · ? keys · q quit";
 
 /// Every key, for the help window.
 const HELP: [(&str, &str); 13] = [
@@ -220,6 +226,11 @@ impl Play {
             message_area,
         );
         frame.render_widget(Paragraph::new(field), field_area);
-        frame.render_widget(Paragraph::new(KEYS).gray(), keys_area);
+        let keys = if usize::from(area.width) >= WIDE_KEYS.chars().count() {
+            WIDE_KEYS
+        } else {
+            KEYS
+        };
+        frame.render_widget(Paragraph::new(keys).gray(), keys_area);
     }
 }

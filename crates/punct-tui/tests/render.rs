@@ -77,7 +77,11 @@ fn go_to(play: &mut Play, name: &str) {
 #[test]
 fn start_of_a_game_in_80_by_24() {
     let play = two_people(Variant::Standard, &[]);
-    insta::assert_snapshot!(draw(&play, 80, 24));
+    let screen = draw(&play, 80, 24);
+    // The bottom line says how to quit as well as how to play.
+    let keys = screen.lines().last().unwrap();
+    assert!(keys.contains("q quit") && keys.contains("? keys"), "{keys}");
+    insta::assert_snapshot!(screen);
 }
 
 #[test]
