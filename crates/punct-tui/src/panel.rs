@@ -142,14 +142,41 @@ pub fn reserves(pos: &Position) -> Vec<Line<'static>> {
     lines
 }
 
-/// The dots in `cell`, bottom to top, each with the piece it belongs to.
-pub fn stack(pos: &Position, cell: Cell) -> Vec<Line<'static>> {
+/// `lines` followed by the dots in `cell`, bottom to top, each with the piece it belongs to,
+/// the whole in at most `rows` lines where it can be. A stack too tall for the room first
+/// takes the room of empty lines in `lines` (the lowest first), then has its lowest dots
+/// counted in one line: the top dots, which decide whose the cell is, always stay in view.
+pub fn with_stack(
+    mut lines: Vec<Line<'static>>,
+    pos: &Position,
+    cell: Cell,
+    rows: usize,
+) -> Vec<Line<'static>> {
     let dots = pos.stack(cell);
     if dots.is_empty() {
-        return vec![Line::from(format!("{cell}: empty board")).gray()];
+        lines.push(Line::from(format!("{cell}: empty board")).gray());
+        return lines;
     }
-    let mut lines = vec![Line::from(format!("Stack on {cell}, bottom to top:")).gray()];
-    for dot in dots {
+    let wanted = lines.len() + 1 + dots.len();
+    let mut excess = wanted.saturating_sub(rows);
+    while excess > 0 {
+        let Some(blank) = lines.iter().rposition(|line| line.width() == 0) else {
+            break;
+        };
+        lines.remove(blank);
+        excess -= 1;
+    }
+    // The header, a line for the hidden dots, and at least the top dot.
+    let hidden = match excess {
+        0 => 0,
+        _ => (excess + 1).min(dots.len() - 1),
+    };
+    lines.push(Line::from(format!("Stack on {cell}, bottom to top:")).gray());
+    if hidden > 0 {
+        let s = if hidden == 1 { "" } else { "s" };
+        lines.push(Line::from(format!("  … {hidden} lower dot{s}")).gray());
+    }
+    for dot in &dots[hidden..] {
         let p = dot.piece;
         let what = if dot.is_punct {
             "PÜNCT".to_owned()
@@ -349,6 +376,54 @@ pub fn help_window(frame: &mut Frame, keys: &[(&str, &str)], legend: &[Line<'sta
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn texts(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn a_tall_stack_takes_the_room_of_empty_lines_then_keeps_its_top_dots() {
+        let pos = Position::from_text(
+            "standard b 9 wTE4:0@1,bTK5:0@1,wTE4:0@2,wTE4:0@3,wTE4:0@4,wTE4:0@5",
+        )
+        .unwrap();
+        let e4 = Cell::parse("E4").unwrap();
+        let head = || {
+            vec![
+                Line::from("a"),
+                Line::default(),
+                Line::from("b"),
+                Line::default(),
+            ]
+        };
+        // Room for everything: nothing changes.
+        let all = texts(&with_stack(head(), &pos, e4, 10));
+        assert_eq!(all.len(), 10);
+        assert_eq!(all[4], "Stack on E4, bottom to top:");
+        assert_eq!(all[5], "  1 White T PÜNCT (TE4:0)");
+        assert_eq!(all[9], "  5 White T PÜNCT (TE4:0)");
+        // Two rows fewer: the empty lines go.
+        let squeezed = texts(&with_stack(head(), &pos, e4, 8));
+        assert_eq!(squeezed[..3], ["a", "b", "Stack on E4, bottom to top:"]);
+        assert_eq!(squeezed.len(), 8);
+        // Fewer still: the lowest dots are counted, the top ones listed.
+        let cut = texts(&with_stack(head(), &pos, e4, 6));
+        assert_eq!(
+            cut[2..],
+            [
+                "Stack on E4, bottom to top:",
+                "  … 3 lower dots",
+                "  4 White T PÜNCT (TE4:0)",
+                "  5 White T PÜNCT (TE4:0)",
+            ]
+        );
+        // No room at all: the top dot still comes last.
+        let tiny = texts(&with_stack(head(), &pos, e4, 1));
+        assert_eq!(tiny.last().unwrap(), "  5 White T PÜNCT (TE4:0)");
+        assert_eq!(tiny[tiny.len() - 2], "  … 4 lower dots");
+        let empty = texts(&with_stack(head(), &pos, Cell::parse("E5").unwrap(), 1));
+        assert_eq!(empty.last().unwrap(), "E5: empty board");
+    }
 
     #[test]
     fn legend_lines_fit_their_width_and_name_the_owners_glyphs() {

@@ -140,7 +140,7 @@ impl Play {
         }
         lines.extend(self.selection_lines(area.width));
         lines.push(Line::default());
-        lines.extend(panel::stack(pos, self.cursor()));
+        let mut lines = panel::with_stack(lines, pos, self.cursor(), usize::from(area.height));
         // The legend and the latest moves, in what room is left.
         let legend = panel::legend(scale, &panel::PLAY_MARKS);
         let mut rows = usize::from(area.height).saturating_sub(lines.len() + 1);

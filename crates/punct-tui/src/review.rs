@@ -361,7 +361,9 @@ impl Review {
         }
         lines.push(Line::default());
         match self.cursor {
-            Some(cursor) => lines.extend(panel::stack(pos, cursor.cell)),
+            Some(cursor) => {
+                lines = panel::with_stack(lines, pos, cursor.cell, usize::from(area.height));
+            }
             None => {
                 let legend = panel::legend(scale, &panel::REVIEW_MARKS);
                 let mut rows = usize::from(area.height).saturating_sub(lines.len());

@@ -19,6 +19,12 @@ const WHITE_CONNECTS: [&str; 11] = [
 /// Moves that leave White's triangle jumped onto its twin at E4.
 const STACKED: [&str; 5] = ["TE4:0", "TK5:0", "TE7:0", "EM12:3", "E7-E4:0"];
 
+/// Moves that pile five of White's triangles on E4, Black placing elsewhere meanwhile.
+const TALL: [&str; 17] = [
+    "TE4:0", "TK5:0", "TE7:0", "EM12:3", "E7-E4:0", "TO14:0", "TE7:0", "TC10:0", "E7-E4:0",
+    "TP12:0", "TE7:0", "EB7:0", "E7-E4:0", "TN10:0", "TE7:0", "EH15:0", "E7-E4:0",
+];
+
 fn draw(screen: &dyn Screen, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|frame| screen.draw(frame)).unwrap();
@@ -99,6 +105,22 @@ fn stacks_with_the_stack_viewer_in_both_sizes() {
     go_to(&mut play, "E4");
     insta::assert_snapshot!("stacks_compact", draw(&play, 80, 24));
     insta::assert_snapshot!("stacks_wide", draw(&play, 120, 28));
+}
+
+#[test]
+fn a_tall_stack_keeps_its_top_dot_in_view_in_80_by_24() {
+    // Black holds a reserve piece over the stack: the panel also explains why it cannot go
+    // there, and the stack still fits below.
+    let mut play = two_people(Variant::Standard, &TALL);
+    press(&mut play, KeyCode::Char('T'));
+    go_to(&mut play, "E4");
+    let screen = draw(&play, 80, 24);
+    assert!(screen.contains("E4 is not empty"), "{screen}");
+    assert!(
+        screen.contains("5 White T PÜNCT (TE4:0)"),
+        "the top of the stack is cut off:\n{screen}"
+    );
+    insta::assert_snapshot!("tall_stack_compact", screen);
 }
 
 #[test]
