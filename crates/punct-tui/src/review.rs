@@ -71,6 +71,8 @@ const GAMES_HELP: (&str, &str) = ("[ ]", "the previous / next game in the file")
 
 /// Rows the move list should keep before the legend is shown in the panel.
 const LEGEND_ROOM_FOR_MOVES: usize = 8;
+/// Most lines a move's comment takes in the panel.
+const COMMENT_LINES: usize = 3;
 const STACK_KEYS: &str = "arrows move the cursor · x or Esc back to stepping · ? keys · q quit";
 
 impl Review {
@@ -328,7 +330,20 @@ impl Review {
             n => record.moves.get(n - 1).and_then(|m| m.comment.as_ref()),
         };
         if let Some(comment) = comment {
-            lines.push(Line::from(format!("{{{comment}}}")).italic());
+            let mut text = panel::wrapped(&format!("{{{comment}}}"), area.width);
+            // A long comment would push the position's details off the panel: its start is
+            // shown, and a mark says there is more.
+            if text.len() > COMMENT_LINES {
+                text.truncate(COMMENT_LINES);
+                let last = &mut text[COMMENT_LINES - 1];
+                while last.chars().count() + 2 > usize::from(area.width)
+                    && let Some(space) = last.rfind(' ')
+                {
+                    last.truncate(space);
+                }
+                last.push_str(" …");
+            }
+            lines.extend(text.into_iter().map(|line| Line::from(line).italic()));
         }
         lines.extend(panel::status(pos, game.outcome(), area.width));
         lines.extend(panel::reserves(pos));
@@ -514,6 +529,71 @@ mod tests {
         assert!(!review.help && !review.is_done());
         press(&mut review, KeyCode::Char('q'));
         assert!(review.is_done());
+    }
+
+    fn panel_text(review: &Review, area: Rect) -> Vec<String> {
+        review
+            .panel_lines(&review.shown_game(), area, Scale::Compact)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn long_comments_wrap_and_tall_stacks_fit_the_panel() {
+        let moves = [
+            "TE4:0", "TK5:0", "TE7:0", "EM12:3", "E7-E4:0", "TO14:0", "TE7:0", "TC10:0", "E7-E4:0",
+            "TP12:0", "TE7:0", "EB7:0", "E7-E4:0",
+        ];
+        let mut game = Game::new(punct_core::Variant::Standard);
+        for mv in moves {
+            game.play(Move::parse(mv).unwrap()).unwrap();
+        }
+        let mut record = Record::from_game(game, "Ada", "Bob", "2026.11.22");
+        record.moves[11].comment = Some("a comment that needs two lines here".to_owned());
+        record.moves[12].comment = Some(
+            "the fourth triangle on E4, a tower no piece of Black's can jump on, \
+             and a comment far too long for the panel, which shows its start"
+                .to_owned(),
+        );
+        let mut review =
+            Review::new(vec![record], 0, "t.pgn", Duration::from_millis(1), 1).unwrap();
+        let area = Rect::new(0, 0, 30, 21);
+        press(&mut review, KeyCode::Left);
+        let text = panel_text(&review, area);
+        assert!(
+            text.contains(&"{a comment that needs two".to_owned()),
+            "{text:?}"
+        );
+        assert!(text.contains(&"lines here}".to_owned()), "{text:?}");
+        press(&mut review, KeyCode::Right);
+        let text = panel_text(&review, area);
+        let start = text.iter().position(|l| l.starts_with('{')).unwrap();
+        assert_eq!(
+            text[start..start + 4],
+            [
+                "{the fourth triangle on E4, a",
+                "tower no piece of Black's can",
+                "jump on, and a comment far …",
+                " Black  to move · ply 13",
+            ],
+            "{text:?}"
+        );
+        // The stack on E4, where the last move went, with its top dot in view, also when the
+        // panel is too low for the whole stack.
+        press(&mut review, KeyCode::Char('x'));
+        let low = Rect::new(0, 0, 30, 17);
+        let text = panel_text(&review, low);
+        assert_eq!(text.len(), 17, "{text:?}");
+        assert_eq!(
+            text[14..],
+            [
+                "  … 2 lower dots",
+                "  3 White T PÜNCT (TE4:0)",
+                "  4 White T PÜNCT (TE4:0)"
+            ],
+            "{text:?}"
+        );
     }
 
     #[test]
