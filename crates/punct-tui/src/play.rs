@@ -292,7 +292,10 @@ impl Play {
                     self.prompt = None;
                     match purpose {
                         Purpose::Move => self.play_text(&text),
-                        Purpose::Save => self.save(Path::new(&text)),
+                        Purpose::Save => {
+                            let home = std::env::var_os("HOME").map(PathBuf::from);
+                            self.save(&expand_home(&text, home.as_deref()));
+                        }
                     }
                 }
             }
@@ -632,6 +635,15 @@ impl Play {
             self.refuse("no file name given: nothing saved".to_owned());
             return;
         }
+        if path.is_dir() {
+            let file = path.join(record_file::default_name());
+            self.prompt = Some(Prompt::new(Purpose::Save, &file.display().to_string()));
+            self.refuse(format!(
+                "{} is a folder: Enter saves in it under the name shown",
+                path.display()
+            ));
+            return;
+        }
         let known = [&self.saved_to, &self.replace_asked].contains(&&Some(path.to_owned()));
         if path.exists() && !known {
             self.replace_asked = Some(path.to_owned());
@@ -651,8 +663,22 @@ impl Play {
                 self.replace_asked = None;
                 Message::Info(format!("saved to {}", path.display()))
             }
-            Err(e) => Message::Refusal(format!("{e:#}")),
+            Err(e) => {
+                // The name stays in the field, to be corrected rather than typed again.
+                self.prompt = Some(Prompt::new(Purpose::Save, &path.display().to_string()));
+                Message::Refusal(format!("{e:#}"))
+            }
         });
+    }
+}
+
+/// The path typed as `text`, with a leading `~` meaning the home folder `home`, as in a shell.
+fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
+    match (text.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            home.join(rest.trim_start_matches('/'))
+        }
+        _ => PathBuf::from(text),
     }
 }
 
@@ -970,7 +996,48 @@ mod tests {
         typed(&mut play, "/nonexistent-dir/x.pgn");
         press(&mut play, KeyCode::Enter);
         assert!(refusal(&play).contains("cannot write"));
+        // The name stays in the field to be corrected.
+        assert_eq!(play.prompt().unwrap().text, "/nonexistent-dir/x.pgn");
+        press(&mut play, KeyCode::Esc);
+        assert!(play.prompt().is_none());
         press(&mut play, KeyCode::Char('q'));
         assert!(play.is_done());
+    }
+
+    #[test]
+    fn a_folder_given_to_save_in_gets_a_file_name_and_tilde_is_home() {
+        let mut play = two_people();
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, "TE4:0");
+        press(&mut play, KeyCode::Enter);
+        let dir = std::env::temp_dir().join(format!("punct-play-dir-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        press(&mut play, KeyCode::Char('s'));
+        play.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        typed(&mut play, dir.to_str().unwrap());
+        press(&mut play, KeyCode::Enter);
+        assert!(refusal(&play).contains("is a folder"), "{}", refusal(&play));
+        let offered = PathBuf::from(&play.prompt().unwrap().text);
+        assert_eq!(offered.parent(), Some(dir.as_path()));
+        press(&mut play, KeyCode::Enter);
+        assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
+        assert_eq!(
+            record_file::load_all(&offered).unwrap()[0]
+                .game
+                .moves()
+                .len(),
+            1
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        let home = Path::new("/home/ada");
+        assert_eq!(expand_home("~/g.pgn", Some(home)), home.join("g.pgn"));
+        assert_eq!(expand_home("~", Some(home)), home);
+        assert_eq!(
+            expand_home("~bob/g.pgn", Some(home)),
+            Path::new("~bob/g.pgn")
+        );
+        assert_eq!(expand_home("a/~/g.pgn", Some(home)), Path::new("a/~/g.pgn"));
+        assert_eq!(expand_home("~/g.pgn", None), Path::new("~/g.pgn"));
     }
 }
