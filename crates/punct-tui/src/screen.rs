@@ -5,13 +5,14 @@ use std::io::IsTerminal as _;
 use std::time::Duration;
 
 use anyhow::bail;
+use punct_core::Colour;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
-use ratatui::style::Color;
+use ratatui::style::{Color, Modifier};
 use ratatui::{DefaultTerminal, Frame};
 
-use crate::board::Scale;
+use crate::board::{Scale, owner_style};
 use crate::signals;
 
 /// A full-screen program: what it shows and what keys do to it.
@@ -107,8 +108,16 @@ fn colours_unwanted() -> bool {
 /// the PÜNCT dots and the cursor. This is done here rather than left to the terminal library,
 /// whose own `NO_COLOR` support sends a bare `ESC [ m` for each change of colour, and that
 /// resets the attributes too.
+///
+/// A highlight drawn as a background colour (the legal destinations, the piece in hand, the
+/// engine's move, the current move of a list) would vanish with it, so such cells are shown
+/// reversed instead. The dots' own backgrounds are not highlights: their text names the owner.
 fn strip_colours(buffer: &mut Buffer) {
+    let dots = Colour::ALL.map(|colour| owner_style(colour).bg);
     for cell in &mut buffer.content {
+        if cell.bg != Color::Reset && !dots.contains(&Some(cell.bg)) {
+            cell.modifier.insert(Modifier::REVERSED);
+        }
         cell.set_fg(Color::Reset).set_bg(Color::Reset);
     }
 }
@@ -163,16 +172,20 @@ pub fn layout(area: Rect, footer_height: u16) -> Option<Areas> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::style::{Modifier, Style};
+    use ratatui::style::Style;
 
     #[test]
-    fn stripping_colours_keeps_text_and_attributes() {
-        let mut buffer = Buffer::empty(Rect::new(0, 0, 2, 1));
+    fn stripping_colours_keeps_text_and_attributes_and_shows_highlights_reversed() {
+        let mut buffer = Buffer::empty(Rect::new(0, 0, 4, 1));
         let punct = Style::new()
             .fg(Color::Black)
             .bg(Color::White)
             .add_modifier(Modifier::UNDERLINED);
-        buffer.set_string(0, 0, "1a", punct);
+        buffer.set_string(0, 0, "1", punct);
+        buffer.set_string(1, 0, "a", owner_style(Colour::Black));
+        // A legal destination on empty board, and plain text.
+        buffer.set_string(2, 0, ".", Style::new().fg(Color::Black).bg(Color::Cyan));
+        buffer.set_string(3, 0, "x", Style::new().fg(Color::Gray));
         strip_colours(&mut buffer);
         let cell = &buffer[(0, 0)];
         assert_eq!(
@@ -180,6 +193,13 @@ mod tests {
             ("1", Color::Reset, Color::Reset)
         );
         assert!(cell.modifier.contains(Modifier::UNDERLINED));
+        let reversed = |x: u16| buffer[(x, 0)].modifier.contains(Modifier::REVERSED);
+        assert_eq!(
+            [0, 1, 2, 3].map(reversed),
+            [false, false, true, false],
+            "only the highlight is reversed"
+        );
+        assert!(buffer.content.iter().all(|c| c.bg == Color::Reset));
     }
 
     #[test]

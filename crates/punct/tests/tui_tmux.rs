@@ -377,7 +377,16 @@ fn without_colours_the_compact_board_still_tells_the_owners_apart() {
         parameters.contains(&4),
         "no underlined PÜNCT in\n{styled:?}"
     );
-    play.keys(&["q", "q"]);
+    // A piece in hand: its legal destinations, shown in colour by their background, are
+    // reversed instead (SGR 7).
+    play.keys(&["T"]);
+    play.wait_for("Placing T, rotation 0");
+    let styled = play.run(&["capture-pane", "-p", "-e", "-t", "e2e"]);
+    assert!(
+        sgr_parameters(&styled).contains(&7),
+        "the destinations are not shown in\n{styled:?}"
+    );
+    play.keys(&["Escape", "q", "q"]);
     play.expect_exit("0", "PÜNCT · standard game");
     drop(play);
     let _ = std::fs::remove_dir_all(&dir);
