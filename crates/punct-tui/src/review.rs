@@ -304,12 +304,24 @@ impl Review {
             ))
             .fg(Color::LightYellow),
         };
-        let mut lines = vec![
-            Line::from(format!("PÜNCT review · {}", self.title)).bold(),
-            Line::from(match tag("Date") {
-                Some(date) => format!("{players} · {date}"),
-                None => players,
-            }),
+        // Long names, as `punct match` gives programs, wrap; the date goes after them or, when
+        // it does not fit there, on a line of its own.
+        let mut about = panel::wrapped(&players, area.width);
+        if let Some(date) = tag("Date") {
+            match about.last_mut() {
+                Some(last)
+                    if last.chars().count() + 3 + date.chars().count()
+                        <= usize::from(area.width) =>
+                {
+                    last.push_str(" · ");
+                    last.push_str(date);
+                }
+                _ => about.push(date.to_owned()),
+            }
+        }
+        let mut lines = vec![Line::from(format!("PÜNCT review · {}", self.title)).bold()];
+        lines.extend(about.into_iter().map(Line::from));
+        lines.extend([
             Line::from(match record.game.outcome() {
                 Some(outcome) => format!("{} · {outcome}", pos.variant()),
                 None => format!("{} · unfinished", pos.variant()),
@@ -324,7 +336,7 @@ impl Review {
                 ),
             })
             .fg(Color::LightGreen),
-        ];
+        ]);
         let comment = match self.shown {
             0 => record.intro.as_ref(),
             n => record.moves.get(n - 1).and_then(|m| m.comment.as_ref()),
@@ -588,8 +600,8 @@ mod tests {
         assert_eq!(
             text[14..],
             [
-                "  … 2 lower dots",
-                "  3 White T PÜNCT (TE4:0)",
+                "Stack on E4, bottom to top:",
+                "  … 3 lower dots",
                 "  4 White T PÜNCT (TE4:0)"
             ],
             "{text:?}"
@@ -638,6 +650,21 @@ mod tests {
         assert!(panel(&review).contains("Cy (White)"));
         press(&mut review, KeyCode::Char(']'));
         assert_eq!(review.game(), (2, 3));
+        // Names too long for one line wrap, and the date that no longer fits after them gets
+        // a line of its own.
+        let long = Record::parse_all(
+            "[White \"cmd:/usr/local/bin/engine --threads 4\"]\n[Black \"punct level 6\"]\n\
+             [Date \"2026.11.22\"]\n\n1. TE4:0 *\n",
+        )
+        .unwrap();
+        let long = Review::new(long, 0, "l.pgn", Duration::from_millis(1), 1).unwrap();
+        assert!(
+            panel(&long).contains(
+                "cmd:/usr/local/bin/engine --threads 4\n(White) – punct level 6 (Black)\n2026.11.22\n"
+            ),
+            "{}",
+            panel(&long)
+        );
         // One game alone: no line about others.
         let single = Record::parse_all("[White \"Ada\"]\n\n1. TE4:0 *\n").unwrap();
         let single = Review::new(single, 0, "a.pgn", Duration::from_millis(1), 1).unwrap();
