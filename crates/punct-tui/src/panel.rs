@@ -199,13 +199,19 @@ pub fn with_stack(
 pub fn evaluation(pos: &Position, score: Score, pv: &[Move], width: u16) -> Vec<Line<'static>> {
     let pct = |x: f32| (x * 100.0).round() as i32;
     let line: Vec<String> = pv.iter().take(12).map(Move::to_string).collect();
-    let mut lines = vec![Line::from(format!(
-        "{} to move: win {}% · draw {}% · loss {}%",
-        pos.turn(),
+    let who = format!("{} to move:", pos.turn());
+    let chances = format!(
+        "win {}% · draw {}% · loss {}%",
         pct(score.win),
         pct(score.draw),
         pct(score.loss)
-    ))];
+    );
+    // On two lines when one is too narrow, rather than breaking the figures apart.
+    let mut lines = if who.chars().count() + 1 + chances.chars().count() <= usize::from(width) {
+        vec![Line::from(format!("{who} {chances}"))]
+    } else {
+        vec![Line::from(who), Line::from(chances)]
+    };
     let best = format!("Best line: {}", line.join(" "));
     for (i, text) in wrapped(&best, width).into_iter().enumerate() {
         // The first move in the colours the board shows it in.
@@ -379,6 +385,31 @@ mod tests {
 
     fn texts(lines: &[Line]) -> Vec<String> {
         lines.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn the_evaluation_wraps_to_the_panel() {
+        let pos = Position::new(punct_core::Variant::Standard);
+        let score = Score {
+            win: 0.45,
+            draw: 0.1,
+            loss: 0.45,
+        };
+        let pv = [
+            Move::parse("TE4:0").unwrap(),
+            Move::parse("TM12:0").unwrap(),
+        ];
+        let lines = texts(&evaluation(&pos, score, &pv, 43));
+        assert_eq!(
+            lines,
+            [
+                "White to move:",
+                "win 45% · draw 10% · loss 45%",
+                "Best line: TE4:0 TM12:0"
+            ]
+        );
+        let wide = texts(&evaluation(&pos, score, &pv, 44));
+        assert_eq!(wide[0], "White to move: win 45% · draw 10% · loss 45%");
     }
 
     #[test]

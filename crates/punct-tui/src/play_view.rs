@@ -176,7 +176,10 @@ impl Play {
         if targets.is_empty() {
             head.push_str(&format!(" ({other} turned)"));
         }
-        let mut lines = vec![Line::from(head).fg(Color::LightGreen)];
+        let mut lines: Vec<Line<'static>> = panel::wrapped(&head, width)
+            .into_iter()
+            .map(|line| Line::from(line).fg(Color::LightGreen))
+            .collect();
         if let Some((mv, verdict)) = self.verdict() {
             let (text, colour) = match verdict {
                 Ok(()) => (format!("{mv}: Enter plays it"), Color::LightGreen),

@@ -97,6 +97,22 @@ fn a_reserve_piece_being_placed() {
     press(&mut play, KeyCode::Char('r'));
     press(&mut play, KeyCode::Char('r'));
     insta::assert_snapshot!(draw(&play, 80, 24));
+    // In the smallest screen laid out, the panel's lines about the piece wrap rather than
+    // lose their ends.
+    let screen = draw(&play, 64, 22);
+    // The panel right of the compact board, whose drawing is 37 columns wide; each line of
+    // the screen starts with a quote.
+    let panel: Vec<String> = screen
+        .lines()
+        .map(|line| line.chars().skip(1 + 37).collect::<String>())
+        .map(|text| text.trim_end_matches(['"', ' ']).to_owned())
+        .collect();
+    let head = panel.iter().position(|l| l == "Placing L, rotation 2: 137");
+    assert_eq!(
+        head.map(|i| panel[i + 1].as_str()),
+        Some("places"),
+        "{screen}"
+    );
 }
 
 #[test]
