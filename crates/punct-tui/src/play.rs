@@ -8,7 +8,7 @@ use std::time::Duration;
 use punct_core::geometry::CENTRE;
 use punct_core::{Bitboard, Cell, Colour, Game, Move, Piece, PieceType, Position, Variant};
 use punct_engine::{Level, Options, SearchInfo, SearchLimits};
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::board::Marks;
 use crate::cursor::{Arrow, Cursor};
@@ -303,6 +303,22 @@ impl Play {
         }
         let quit_asked = std::mem::take(&mut self.quit_asked);
         if std::mem::take(&mut self.help) {
+            return;
+        }
+        // A letter with Ctrl or Alt is not that letter: Ctrl-U, which clears the text field,
+        // pressed once the field has closed must not take moves back.
+        if let KeyCode::Char(c) = key.code
+            && key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            let held = if key.modifiers.contains(KeyModifiers::CONTROL) {
+                "Ctrl"
+            } else {
+                "Alt"
+            };
+            let c = c.to_ascii_uppercase();
+            self.refuse(format!("{held}-{c} does nothing here (? lists the keys)"));
             return;
         }
         match key.code {
@@ -697,7 +713,6 @@ pub fn piece_cells(pos: &Position, at: Cell) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::crossterm::event::KeyModifiers;
     use std::time::Instant;
 
     fn press(play: &mut Play, code: KeyCode) {
@@ -766,6 +781,33 @@ mod tests {
         press(&mut play, KeyCode::Char('t'));
         assert!(refusal(&play).contains("capitals"));
         assert!(play.game().moves().is_empty());
+    }
+
+    #[test]
+    fn letters_with_ctrl_or_alt_are_not_commands() {
+        let mut play = two_people();
+        for text in ["TE4:0", "TM12:0"] {
+            press(&mut play, KeyCode::Char(':'));
+            typed(&mut play, text);
+            press(&mut play, KeyCode::Enter);
+        }
+        play.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+        assert_eq!(
+            refusal(&play),
+            "Ctrl-U does nothing here (? lists the keys)"
+        );
+        play.key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::ALT));
+        play.key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL));
+        play.key(KeyEvent::new(
+            KeyCode::Char('T'),
+            KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+        ));
+        assert_eq!(play.game().moves().len(), 2);
+        assert!(!play.is_done() && play.new_game_dialog().is_none());
+        assert_eq!(play.selection(), None);
+        // Shift is how capitals come, and still takes a reserve piece.
+        play.key(KeyEvent::new(KeyCode::Char('T'), KeyModifiers::SHIFT));
+        assert_eq!(play.selection(), Some(Selection::Reserve(PieceType::T)));
     }
 
     #[test]

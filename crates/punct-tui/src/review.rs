@@ -7,7 +7,7 @@ use std::time::Duration;
 use punct_core::{Bitboard, Cell, Game, Move, Record};
 use punct_engine::{Level, Options, Score, SearchLimits};
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Stylize as _};
 use ratatui::text::Line;
@@ -163,6 +163,14 @@ impl Review {
     /// Handles one key press.
     pub fn key(&mut self, key: KeyEvent) {
         if std::mem::take(&mut self.help) {
+            return;
+        }
+        // A letter with Ctrl or Alt is not that letter.
+        if matches!(key.code, KeyCode::Char(_))
+            && key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
             return;
         }
         if key.code == KeyCode::Char('?') {
@@ -460,7 +468,6 @@ impl Screen for Review {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::crossterm::event::KeyModifiers;
     use std::time::Instant;
 
     fn press(review: &mut Review, code: KeyCode) {
@@ -534,6 +541,10 @@ mod tests {
             "TD6:1 was last"
         );
         press(&mut review, KeyCode::Esc);
+        // Letters with Ctrl or Alt do nothing.
+        review.key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL));
+        review.key(KeyEvent::new(KeyCode::Char('a'), KeyModifiers::ALT));
+        assert!(!review.is_done() && review.analysing);
         // ? shows the keys; the next key only closes them.
         press(&mut review, KeyCode::Char('?'));
         assert!(review.help);
