@@ -29,7 +29,7 @@ const WIDE_KEYS: &str =
     "⏎ pick/play · TCELMR/p take · r turn · : type · u back · s save · n new · ? keys · q quit";
 
 /// Every key, for the help window.
-const HELP: [(&str, &str); 13] = [
+const HELP: [(&str, &str); 14] = [
     (
         "arrows",
         "move the cursor; the panel lists the dots stacked there",
@@ -54,6 +54,7 @@ const HELP: [(&str, &str); 13] = [
     ("n", "a new game: opponent, level, your colour, variant"),
     ("q", "quit (twice when the game is not saved)"),
     ("Ctrl-C", "quit at once"),
+    ("Ctrl-Z", "suspend to the shell; fg comes back"),
     ("?", "this list; any key closes it"),
 ];
 

@@ -55,7 +55,7 @@ const KEYS: &str = "← → step · Home End · a analyse · x look at stacks ·
 const GAMES_KEYS: &str = "← → step · [ ] game · Home End · a analyse · x stacks · ? keys · q quit";
 
 /// Every key, for the help window.
-const HELP: [(&str, &str); 8] = [
+const HELP: [(&str, &str); 9] = [
     ("← →", "one move back / forward"),
     ("↑ ↓ PgUp PgDn", "ten moves back / forward"),
     ("Home End", "the start / the end of the game"),
@@ -63,6 +63,7 @@ const HELP: [(&str, &str); 8] = [
     ("x", "look at stacks: arrows move a cursor, x or Esc ends"),
     ("q, Esc", "quit"),
     ("Ctrl-C", "quit at once"),
+    ("Ctrl-Z", "suspend to the shell; fg comes back"),
     ("?", "this list; any key closes it"),
 ];
 

@@ -8,9 +8,13 @@ use anyhow::bail;
 use punct_core::Colour;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{self, EnterAlternateScreen};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 use ratatui::{DefaultTerminal, Frame};
+
+use signal_hook::consts::SIGTSTP;
 
 use crate::board::{Scale, owner_style};
 use crate::signals;
@@ -32,7 +36,7 @@ const TICK: Duration = Duration::from_millis(50);
 
 /// Runs `screen` in the terminal until it is done or Ctrl-C is pressed, then restores the
 /// terminal; ratatui's panic hook restores it on a panic too, before the panic's message is
-/// printed. SIGTERM, SIGHUP and SIGINT end the screen like Ctrl-C; once the terminal is
+/// printed. Ctrl-Z suspends the program, giving the terminal back until it is resumed. SIGTERM, SIGHUP and SIGINT end the screen like Ctrl-C; once the terminal is
 /// restored, the process ends by that signal.
 pub fn run(screen: &mut dyn Screen) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
@@ -87,15 +91,36 @@ fn event_loop(
                 if key.kind == KeyEventKind::Release {
                     continue;
                 }
-                // Raw mode turns Ctrl-C into a key rather than a signal.
-                if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-                    break;
+                // Raw mode turns Ctrl-C and Ctrl-Z into keys rather than signals.
+                if key.modifiers.contains(KeyModifiers::CONTROL) {
+                    match key.code {
+                        KeyCode::Char('c') => break,
+                        KeyCode::Char('z') => {
+                            suspend(terminal)?;
+                            continue;
+                        }
+                        _ => {}
+                    }
                 }
                 screen.key(key);
             }
         }
         screen.tick();
     }
+    Ok(())
+}
+
+/// Stops the program as Ctrl-Z does in a shell, with the terminal given back meanwhile, and
+/// takes the terminal again when the shell resumes the program (`fg`).
+fn suspend(terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
+    terminal.show_cursor()?;
+    ratatui::try_restore()?;
+    signal_hook::low_level::raise(SIGTSTP)?;
+    // Resumed: raw mode and the alternate screen again, and everything drawn anew over
+    // whatever the shell left there.
+    terminal::enable_raw_mode()?;
+    execute!(std::io::stdout(), EnterAlternateScreen)?;
+    terminal.clear()?;
     Ok(())
 }
 

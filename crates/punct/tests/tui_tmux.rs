@@ -48,6 +48,37 @@ impl Tmux {
         tmux
     }
 
+    /// A server with one 80×24 window running an interactive shell in `dir`, with job
+    /// control as a person's shell has it; commands are typed into it.
+    fn shell(name: &str, dir: &Path) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("punct-e2e-{}-{name}", std::process::id()),
+        };
+        tmux.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "e2e",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-c",
+            dir.to_str().unwrap(),
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-i",
+        ]);
+        tmux
+    }
+
+    /// Types `line` into the shell and presses Enter.
+    fn command(&self, line: &str) {
+        self.type_text(line);
+        self.keys(&["Enter"]);
+    }
+
     fn run(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
@@ -552,5 +583,43 @@ fn a_new_game_is_set_up_without_leaving_the_program() {
     play.keys(&["q", "q"]);
     play.expect_exit("0", "PÜNCT · basic game");
     drop(play);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_z_suspends_to_the_shell_and_fg_resumes_the_game() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("suspend");
+    let shell = Tmux::shell("suspend", &dir);
+    shell.command(&format!("{punct} play --human"));
+    shell.wait_for("to move · ply 0");
+    shell.keys(&[":"]);
+    shell.type_text("TE4:0");
+    shell.keys(&["Enter"]);
+    shell.wait_for("to move · ply 1");
+
+    // The shell reports the program stopped, with the terminal out of raw mode (`stty -a`
+    // lists `icanon`, not `-icanon`) and off the alternate screen.
+    shell.keys(&["C-z"]);
+    let screen = shell.wait_for("Stopped");
+    assert!(!screen.contains("to move · ply 1"), "{screen}");
+    shell.command("echo RAW=$(stty -a | grep -c -- -icanon)");
+    shell.wait_for("RAW=0");
+
+    // fg brings the game back as it was, and it goes on.
+    shell.command("fg");
+    shell.wait_for("to move · ply 1");
+    shell.keys(&[":"]);
+    shell.type_text("TM12:0");
+    shell.keys(&["Enter"]);
+    shell.wait_for("to move · ply 2");
+    shell.keys(&["q", "q"]);
+    shell.wait_until("the shell's prompt", |screen| !screen.contains("ply 2"));
+    shell.command("echo EXIT=$?");
+    shell.wait_for("EXIT=0");
+    drop(shell);
     let _ = std::fs::remove_dir_all(&dir);
 }
