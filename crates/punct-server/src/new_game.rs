@@ -28,8 +28,9 @@ pub struct NewGame {
     pub name: Option<String>,
 }
 
-/// The shortest clock: less could not even pay for the round trip of a move.
-const MIN_CLOCK_MINUTES: f64 = 0.25;
+/// The shortest clock, one second: a smaller one rounds towards 0 ms and is lost on time
+/// before the first move can arrive.
+const MIN_CLOCK_MINUTES: f64 = 1.0 / 60.0;
 
 /// A clock as people set it.
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -137,7 +138,7 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
                 && (0.0..=600.0).contains(&c.increment);
             if !ok {
                 return Err(ApiError::bad_request(
-                    "clock minutes must be in [0.25, 600] and increment seconds in [0, 600]",
+                    "clock minutes must be in [1/60, 600] (at least one second) and increment seconds in [0, 600]",
                 ));
             }
             Some(Clock::new(
@@ -223,7 +224,7 @@ mod tests {
             ),
             (
                 r#"{"mode":"local","clock":{"minutes":0.0001,"increment":0}}"#,
-                "[0.25, 600]",
+                "at least one second",
             ),
             (
                 r#"{"mode":"local","start":"standard x 0 -"}"#,
