@@ -99,6 +99,7 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
     let links = short_links(other.visible(other.turn()), 3);
     let their_ctx = Lifts::new(&other);
     let mut critical = links;
+    let mut threats = Vec::new();
     for &mv in &their_moves {
         if mv == threat || lands_on(&their_ctx, mv, links) {
             let undo = other.make(mv);
@@ -110,6 +111,7 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
             }
             other.unmake(undo);
             if wins {
+                threats.push(mv);
                 if let Some(f) = their_ctx.footprint(mv) {
                     critical |= f.into_iter().collect::<Bitboard>();
                 }
@@ -138,7 +140,9 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
         let undo = pos.make(mv);
         let safe = match pos.decisive_outcome() {
             Some(o) => o.winner != Some(!me),
-            None => winning_move(pos, None).is_none(),
+            // Most moves leave one of the known threats standing: trying those first spares
+            // generating every reply, which made the search of stoppers ten times slower.
+            None => !threats.iter().any(|&t| wins_now(pos, t)) && winning_move(pos, None).is_none(),
         };
         pos.unmake(undo);
         if safe {
@@ -150,6 +154,18 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
     } else {
         Defence::Stoppers(stoppers)
     }
+}
+
+/// Whether `mv` is legal in `pos` and wins at once for its mover.
+fn wins_now(pos: &mut Position, mv: Move) -> bool {
+    if !pos.is_legal(mv) {
+        return false;
+    }
+    let me = pos.turn();
+    let undo = pos.make(mv);
+    let won = pos.decisive_outcome().is_some_and(|o| o.winner == Some(me));
+    pos.unmake(undo);
+    won
 }
 
 /// What a player without search does first: the winning move when there is one, else the

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use punct_core::{Game, Move, Position};
 use punct_engine::evaluation::{Distances, advantage};
+use punct_engine::tactics::{Defence, defend, winning_move};
 use punct_engine::{Engine, Options, SearchLimits};
 
 /// Found in self-play of the reference players: the side to move wins at once.
@@ -62,6 +63,10 @@ const TRAPS: &[&str] = &[
     "standard w 62 wCC6:1@1,bMF7:2@1,wTF9:1@1,wLG8:3@1,bLG10:3@1,wEG12:1@1,bEH6:0@1,bCH8:0@1,wEH11:4@1,wTH14:0@1,bTH15:3@1,bTI2:1@1,bEI15:0@1,wTJ2:3@1,wTJ9:0@1,wRJ10:5@1,bCK10:0@1,wMK12:1@1,wCK15:1@1,wTM15:3@1,wLF11:4@2,bRG10:1@2,bEH7:4@2,bEH9:4@2,bLI13:5@2,wRJ8:0@2,bRH7:1@3,wEH12:5@3,wMJ10:5@3,bMI11:3@4,wEJ9:1@4",
     "standard w 72 wTA8:4@1,wEB7:0@1,bEE11:3@1,wEF4:2@1,bCF8:1@1,bMF10:5@1,bLF11:3@1,bCG5:0@1,bTG8:5@1,bEH3:2@1,bTI5:1@1,bEI9:0@1,bMJ4:5@1,wEJ6:2@1,wMJ8:3@1,wLJ11:1@1,wRK3:0@1,bRK4:5@1,wMK10:0@1,wTM6:2@1,wTF4:4@2,bEH4:3@2,bLH8:3@2,wEH10:1@2,bTI8:4@2,wRJ6:2@2,wLJ11:0@2,wCG5:1@3,bRH5:1@3,bTH9:2@3,wTI9:0@3,bTI10:4@3,wCI6:2@4,wTI9:3@4",
 ];
+
+/// From a game greedy won in eight moves: White threatens C2-D3:2, and 16 of Black's 3 334
+/// moves stop it (the engine gave up looking for them on a short clock).
+const RACE: &str = "standard b 13 wTC2:0@1,wEC11:0@1,bED4:1@1,wCD6:0@1,wCE3:2@1,wTE9:1@1,bLF6:0@1,bLF7:2@1,bMF9:3@1,wTH4:0@1,wMJ3:5@1,bEJ13:1@1,bEL15:4@1";
 
 fn engine_move(text: &str) -> (Position, Move) {
     let pos = Position::from_text(text).unwrap();
@@ -127,6 +132,35 @@ fn wins_on_the_centre_count() {
 #[test]
 fn blocks_a_win_in_one() {
     assert_saves(BLOCKS);
+}
+
+#[test]
+fn the_stoppers_are_every_move_after_which_no_win_in_one_is_left() {
+    for text in BLOCKS.iter().chain(CUTS).chain([&RACE]) {
+        let mut pos = Position::from_text(text).unwrap();
+        let moves = pos.legal_moves();
+        let Defence::Stoppers(mut found) = defend(&mut pos, &moves, &|| false) else {
+            panic!("{text}: no stoppers");
+        };
+        let me = pos.turn();
+        let mut all: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let undo = pos.make(mv);
+                let safe = match pos.decisive_outcome() {
+                    Some(o) => o.winner != Some(!me),
+                    None => winning_move(&mut pos, None).is_none(),
+                };
+                pos.unmake(undo);
+                safe
+            })
+            .collect();
+        found.sort();
+        all.sort();
+        assert_eq!(found, all, "{text}");
+    }
+    assert_saves(&[RACE]);
 }
 
 #[test]

@@ -14,6 +14,10 @@ use crate::players::Player;
 /// How long past its budget a program may take to answer before it is judged to hang.
 const GRACE: Duration = Duration::from_secs(5);
 
+/// How often, and how long apart, a program whose pipe closed is checked for its exit.
+const CRASH_POLLS: u32 = 50;
+const CRASH_POLL: Duration = Duration::from_millis(10);
+
 /// A running program.
 pub struct External {
     command: String,
@@ -68,17 +72,34 @@ impl External {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("`{}` stopped reading: {e}", self.command))
+        match writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self
+                .crash()
+                .unwrap_or_else(|| format!("`{}` stopped reading: {e}", self.command))),
+        }
     }
 
     fn receive(&mut self, wait: Duration) -> Result<String, String> {
         match self.lines.recv_timeout(wait) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(format!("`{}` did not answer", self.command)),
-            Err(RecvTimeoutError::Disconnected) => Err(format!("`{}` crashed", self.command)),
+            Err(RecvTimeoutError::Disconnected) => Err(self
+                .crash()
+                .unwrap_or_else(|| format!("`{}` closed its output", self.command))),
         }
+    }
+
+    /// The report of the program's exit, when it has ended or ends within a moment: a
+    /// closed pipe is seen a little before the exit is.
+    fn crash(&mut self) -> Option<String> {
+        for _ in 0..CRASH_POLLS {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(format!("`{}` crashed ({status})", self.command));
+            }
+            std::thread::sleep(CRASH_POLL);
+        }
+        None
     }
 }
 
