@@ -107,15 +107,26 @@ fn assert_wins(texts: &[&str]) {
     }
 }
 
+/// Whether `mv` neither loses at once nor leaves the opponent a win in one, as
+/// `can_win` judges wins in one.
+fn saves(pos: &mut Position, mv: Move, can_win: fn(&mut Position) -> bool) -> bool {
+    let me = pos.turn();
+    let undo = pos.make(mv);
+    let safe = match pos.decisive_outcome() {
+        Some(o) => o.winner != Some(!me),
+        None => !can_win(pos),
+    };
+    pos.unmake(undo);
+    safe
+}
+
 fn assert_saves(texts: &[&str]) {
     for text in texts {
         let (mut pos, mv) = engine_move(text);
-        let me = pos.turn();
-        pos.make(mv);
-        match pos.decisive_outcome() {
-            Some(o) => assert_ne!(o.winner, Some(!me), "{text}: {mv} loses at once"),
-            None => assert!(!can_win_now(&mut pos), "{text}: {mv} lets the opponent win"),
-        }
+        assert!(
+            saves(&mut pos, mv, can_win_now),
+            "{text}: {mv} loses or lets the opponent win"
+        );
     }
 }
 
@@ -142,19 +153,10 @@ fn the_stoppers_are_every_move_after_which_no_win_in_one_is_left() {
         let Defence::Stoppers(mut found) = defend(&mut pos, &moves, &|| false) else {
             panic!("{text}: no stoppers");
         };
-        let me = pos.turn();
         let mut all: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|&mv| {
-                let undo = pos.make(mv);
-                let safe = match pos.decisive_outcome() {
-                    Some(o) => o.winner != Some(!me),
-                    None => winning_move(&mut pos, None).is_none(),
-                };
-                pos.unmake(undo);
-                safe
-            })
+            .filter(|&mv| saves(&mut pos, mv, |p| winning_move(p, None).is_some()))
             .collect();
         found.sort();
         all.sort();
@@ -249,12 +251,10 @@ fn the_reference_players_take_wins_and_stop_threats() {
         }
         for text in BLOCKS.iter().chain(CUTS) {
             let (mut pos, mv) = choose(text);
-            let me = pos.turn();
-            pos.make(mv);
-            match pos.decisive_outcome() {
-                Some(o) => assert_ne!(o.winner, Some(!me), "{name}: {text}: {mv} loses"),
-                None => assert!(!can_win_now(&mut pos), "{name}: {text}: {mv} allows a win"),
-            }
+            assert!(
+                saves(&mut pos, mv, can_win_now),
+                "{name}: {text}: {mv} loses or allows a win"
+            );
         }
     }
 }

@@ -18,9 +18,6 @@ impl Tmux {
     /// window open, so the test can see both that the program ended cleanly and that the
     /// terminal was given back.
     fn start(name: &str, dir: &Path, command: &str) -> Tmux {
-        let tmux = Tmux {
-            socket: format!("punct-e2e-{}-{name}", std::process::id()),
-        };
         // `stty -a` lists `icanon` and `echo` when the terminal is back in its normal mode,
         // `-icanon` and `-echo` while it is still raw; `stty -g` before and after compares
         // every setting.
@@ -30,31 +27,22 @@ impl Tmux {
              stty -a | tr ' ' '\\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\\n' ' '; echo; \
              sleep 60"
         );
-        tmux.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            "e2e",
-            "-x",
-            "80",
-            "-y",
-            "24",
-            "-c",
-            dir.to_str().unwrap(),
-            "sh",
-            "-c",
-            &script,
-        ]);
-        tmux
+        Tmux::session(name, dir, &["sh", "-c", &script])
     }
 
     /// A server with one 80×24 window running an interactive shell in `dir`, with job
     /// control as a person's shell has it; commands are typed into it.
     fn shell(name: &str, dir: &Path) -> Tmux {
+        Tmux::session(name, dir, &["bash", "--norc", "--noprofile", "-i"])
+    }
+
+    /// A server of our own with one 80×24 window running `program` in `dir`.
+    fn session(name: &str, dir: &Path, program: &[&str]) -> Tmux {
         let tmux = Tmux {
             socket: format!("punct-e2e-{}-{name}", std::process::id()),
         };
-        tmux.run(&[
+        let dir = dir.to_str().unwrap();
+        let mut args = vec![
             "new-session",
             "-d",
             "-s",
@@ -64,12 +52,10 @@ impl Tmux {
             "-y",
             "24",
             "-c",
-            dir.to_str().unwrap(),
-            "bash",
-            "--norc",
-            "--noprofile",
-            "-i",
-        ]);
+            dir,
+        ];
+        args.extend_from_slice(program);
+        tmux.run(&args);
         tmux
     }
 
