@@ -98,10 +98,15 @@ impl Game {
         if let Some(outcome) = self.outcome {
             return Err(PlayError::GameOver(outcome));
         }
-        let mv = self
-            .position
-            .check(mv)
-            .map_err(|e| PlayError::Illegal(mv.to_string(), e))?;
+        // The generator's legality test is fast (the tests hold it to the rules' own check,
+        // which runs here only to name the reason a move is refused).
+        let mv = if self.position.is_legal(mv) {
+            self.position.canonical(mv)
+        } else {
+            self.position
+                .check(mv)
+                .map_err(|e| PlayError::Illegal(mv.to_string(), e))?
+        };
         self.undos.push(self.position.make(mv));
         self.moves.push(mv);
         self.hashes.push(self.position.hash());

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use punct_core::{Colour, Game, Move, Outcome, Position, Termination};
+use punct_core::{Colour, Game, Move, Outcome, PlayError, Position, Termination};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Value, json};
 
@@ -490,14 +490,12 @@ impl Room {
                 }
                 let mv =
                     Move::parse(text.trim()).map_err(|e| ApiError::bad_request(e.to_string()))?;
-                let mv = self
-                    .game
-                    .position()
-                    .check(mv)
-                    .map_err(|e| ApiError::illegal(format!("illegal move {text}: {e}")))?;
-                self.game
-                    .play(mv)
-                    .map_err(|e| ApiError::illegal(e.to_string()))?;
+                let mv = self.game.play(mv).map_err(|e| match e {
+                    PlayError::Illegal(_, why) => {
+                        ApiError::illegal(format!("illegal move {text}: {why}"))
+                    }
+                    PlayError::GameOver(_) => ApiError::illegal(e.to_string()),
+                })?;
                 self.texts.push(mv.to_string().into());
                 self.draw_offer = None;
                 self.takeback_request = None;

@@ -5,12 +5,15 @@
 //! when the client fell too far behind), `{"type":"event","seq":N,"event":…,"state":…}`,
 //! `{"type":"ok","seq":N}` after an action, `{"type":"error","status":…,"error":…}`, `{"type":"pong"}`.
 
+use std::sync::Arc;
+
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
+use futures_util::SinkExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::error::ApiError;
 use crate::hub::Hub;
@@ -83,7 +86,6 @@ async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>)
     } else {
         you
     };
-    let hello = |state: Value| json!({ "type": "state", "seq": state["seq"], "state": state });
     if socket
         .send(Message::Text(hello(state).to_string().into()))
         .await
@@ -91,66 +93,108 @@ async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>)
     {
         return;
     }
+    let token = token.as_deref();
     // Once a game is over its channel closes (the game leaves memory); the socket stays open
     // for pings and syncs, so that pages do not reconnect again and again.
     let mut live = true;
     loop {
-        tokio::select! {
-            event = events.recv(), if live => {
-                let text: String = match event {
-                    // Events are broadcast without the viewer's colours (`"you":[]`, a key
-                    // that string values cannot imitate since their quotes are escaped);
-                    // seat holders get theirs put back.
-                    Ok(text) if you.is_empty() => text.to_string(),
-                    Ok(text) => text.replacen("\"you\":[]", &you, 1),
-                    Err(RecvError::Lagged(_)) => match hub.state(&id, token.as_deref()).await {
-                        Ok(state) => hello(state).to_string(),
-                        Err(_) => return,
-                    },
-                    Err(RecvError::Closed) => {
-                        live = false;
-                        continue;
+        // Each turn queues one message, then whatever events are already waiting (after a
+        // move, its own broadcast), and writes them all at once: one system call instead
+        // of one per message.
+        let first = tokio::select! {
+            got = events.recv(), if live => match event_text(got, &hub, &id, token, &you).await {
+                Outgoing::Send(text) => text,
+                Outgoing::Closed => {
+                    live = false;
+                    continue;
+                }
+                Outgoing::Stop => return,
+            },
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Text(text))) => handle(&hub, &id, token, &text).await,
+                Some(Ok(Message::Binary(_))) => error_message(&ApiError::bad_request(
+                    "binary messages are not understood; send JSON text",
+                )),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return,
+            },
+        };
+        if socket.feed(Message::Text(first.into())).await.is_err() {
+            return;
+        }
+        while live {
+            let text = match events.try_recv() {
+                Ok(text) => Ok(text),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Lagged(n)) => Err(RecvError::Lagged(n)),
+                Err(TryRecvError::Closed) => Err(RecvError::Closed),
+            };
+            match event_text(text, &hub, &id, token, &you).await {
+                Outgoing::Send(text) => {
+                    if socket.feed(Message::Text(text.into())).await.is_err() {
+                        return;
                     }
-                };
-                if socket.send(Message::Text(text.into())).await.is_err() {
-                    return;
                 }
+                Outgoing::Closed => live = false,
+                Outgoing::Stop => return,
             }
-            incoming = socket.recv() => {
-                let reply = match incoming {
-                    Some(Ok(Message::Text(text))) => handle(&hub, &id, token.as_deref(), &text).await,
-                    Some(Ok(Message::Binary(_))) => Some(error_message(&ApiError::bad_request(
-                        "binary messages are not understood; send JSON text",
-                    ))),
-                    Some(Ok(_)) => None,
-                    Some(Err(_)) | None => return,
-                };
-                if let Some(reply) = reply
-                    && socket.send(Message::Text(reply.into())).await.is_err()
-                {
-                    return;
-                }
-            }
+        }
+        if socket.flush().await.is_err() {
+            return;
         }
     }
 }
 
-async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> Option<String> {
+/// What a broadcast event becomes on one socket.
+enum Outgoing {
+    /// This text is sent.
+    Send(String),
+    /// The game is over and its channel closed: nothing more will come.
+    Closed,
+    /// The game is gone: the socket closes.
+    Stop,
+}
+
+async fn event_text(
+    event: Result<Arc<str>, RecvError>,
+    hub: &Hub,
+    id: &str,
+    token: Option<&str>,
+    you: &str,
+) -> Outgoing {
+    match event {
+        // Events are broadcast without the viewer's colours (`"you":[]`, a key that string
+        // values cannot imitate since their quotes are escaped); seat holders get theirs put
+        // back.
+        Ok(text) if you.is_empty() => Outgoing::Send(text.to_string()),
+        Ok(text) => Outgoing::Send(text.replacen("\"you\":[]", you, 1)),
+        // A client that fell too far behind gets the whole state instead.
+        Err(RecvError::Lagged(_)) => match hub.state(id, token).await {
+            Ok(state) => Outgoing::Send(hello(state).to_string()),
+            Err(_) => Outgoing::Stop,
+        },
+        Err(RecvError::Closed) => Outgoing::Closed,
+    }
+}
+
+fn hello(state: Value) -> Value {
+    json!({ "type": "state", "seq": state["seq"], "state": state })
+}
+
+async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> String {
     let msg = match parse_message(text) {
         Ok(m) => m,
-        Err(e) => return Some(error_message(&ApiError::bad_request(e))),
+        Err(e) => return error_message(&ApiError::bad_request(e)),
     };
-    Some(match msg {
+    match msg {
         ClientMessage::Ping => json!({ "type": "pong" }).to_string(),
         ClientMessage::Sync => match hub.state(id, token).await {
-            Ok(state) => {
-                json!({ "type": "state", "seq": state["seq"], "state": state }).to_string()
-            }
+            Ok(state) => hello(state).to_string(),
             Err(e) => error_message(&e),
         },
         ClientMessage::Action(action) => match hub.act(id, token, action, false).await {
             Ok((seq, _)) => json!({ "type": "ok", "seq": seq }).to_string(),
             Err(e) => error_message(&e),
         },
-    })
+    }
 }

@@ -203,6 +203,14 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
     })
     .await;
     assert_eq!(v["type"], "ok", "{v}");
+    // Its broadcast follows at once, with the same number and the mover's colour.
+    let event = next_json(&mut white_ws, 5).await.unwrap();
+    assert_eq!(
+        (&event["type"], &event["seq"], &event["detail"]["move"]),
+        (&json!("event"), &v["seq"], &json!("TE4:0"))
+    );
+    assert_eq!(event["state"]["you"], json!(["white"]));
+    assert_eq!(event["state"]["moves"], json!(["TE4:0"]));
 }
 
 #[tokio::test]
