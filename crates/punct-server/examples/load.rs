@@ -106,18 +106,50 @@ fn seq_of(text: &str) -> Option<u64> {
     text[at..at + digits].parse().ok()
 }
 
-/// Plays games in one slot until `deadline`; returns the latencies of its moves (µs).
+/// Random games to the end, drawn before the clock starts (so that the load generator spends
+/// its CPU on the network, as a crowd of browsers would, not on the rules): each is the list
+/// of its moves' WebSocket messages.
+fn random_games(count: usize) -> Vec<Vec<String>> {
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    (0..count)
+        .map(|_| {
+            let mut game = punct_core::Game::new(punct_core::Variant::Standard);
+            let mut messages = Vec::new();
+            while game.outcome().is_none() {
+                let pos = game.position();
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let mv: Move = pos
+                    .nth_legal_move((rng >> 33) % pos.count_legal_moves())
+                    .expect("a move below the count");
+                messages.push(
+                    json!({ "type": "action", "action": "move", "move": mv.to_string() })
+                        .to_string(),
+                );
+                game.play(mv).unwrap();
+            }
+            messages
+        })
+        .collect()
+}
+
+/// Plays games in slot `slot` of `slots` until `deadline`, taking its games from `games` in
+/// turn; returns the latencies of its moves (µs).
 async fn slot(
     base: String,
     ws_base: String,
-    seed: u64,
+    (slot, slots): (usize, usize),
+    games: std::sync::Arc<Vec<Vec<String>>>,
     deadline: Instant,
     pace: Option<Duration>,
 ) -> Vec<u64> {
     let client = reqwest::Client::new();
     let mut latencies = Vec::new();
-    let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-    while Instant::now() < deadline {
+    for moves in games.iter().skip(slot).step_by(slots).cycle() {
+        if Instant::now() >= deadline {
+            break;
+        }
         let (id, white, black) = new_game(&client, &base).await;
         let url = |t: &str| format!("{ws_base}/api/games/{id}/ws?token={t}");
         let w = connect(url(&white)).await;
@@ -129,36 +161,21 @@ async fn slot(
             Some(Ok(Message::Text(t))) => seq_of(&t).expect("the state has a seq"),
             other => panic!("no state for the watcher: {other:?}"),
         };
-        let mut game = punct_core::Game::new(punct_core::Variant::Standard);
         // Players' sockets also receive every event; read them so the server never waits.
         let (mut w_tx, mut w_rx) = w.split();
         let (mut b_tx, mut b_rx) = b.split();
         let drain_w = tokio::spawn(async move { while w_rx.next().await.is_some() {} });
         let drain_b = tokio::spawn(async move { while b_rx.next().await.is_some() {} });
-        while game.outcome().is_none() && Instant::now() < deadline {
+        for (ply, msg) in moves.iter().enumerate() {
+            if Instant::now() >= deadline {
+                break;
+            }
             if let Some(pace) = pace {
                 tokio::time::sleep(pace).await;
             }
-            let pos = game.position();
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            // A random legal move without building the list (the generator's CPU is the
-            // server's too).
-            let count = pos.count_legal_moves();
-            let mv: Move = pos
-                .nth_legal_move((rng >> 33) % count)
-                .expect("a move below the count");
-            let msg = json!({ "type": "action", "action": "move", "move": mv.to_string() });
             let sent = Instant::now();
-            let tx = if pos.turn() == punct_core::Colour::White {
-                &mut w_tx
-            } else {
-                &mut b_tx
-            };
-            tx.send(Message::Text(msg.to_string().into()))
-                .await
-                .unwrap();
+            let tx = if ply % 2 == 0 { &mut w_tx } else { &mut b_tx };
+            tx.send(Message::Text(msg.as_str().into())).await.unwrap();
             seq += 1;
             loop {
                 let Some(Ok(Message::Text(t))) = watcher.next().await else {
@@ -169,7 +186,6 @@ async fn slot(
                 }
             }
             latencies.push(sent.elapsed().as_micros() as u64);
-            game.play(mv).unwrap();
         }
         w_tx.close().await.ok();
         b_tx.close().await.ok();
@@ -285,6 +301,7 @@ async fn main() {
     let pid = server.0.id();
     let rss_before = rss_kib(pid);
 
+    let drawn = std::sync::Arc::new(random_games(games * 8));
     let server_cpu = cpu_seconds(&pid.to_string());
     let own_cpu = cpu_seconds("self");
     let start = Instant::now();
@@ -294,7 +311,8 @@ async fn main() {
             tokio::spawn(slot(
                 base.clone(),
                 ws_base.clone(),
-                i as u64 + 1,
+                (i, games),
+                drawn.clone(),
                 deadline,
                 pace,
             ))
@@ -342,8 +360,9 @@ async fn main() {
         latencies.len() as f64 / elapsed
     );
     println!(
-        "move sent -> broadcast received at the watcher: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "move sent -> broadcast received at the watcher: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         pct(0.50) as f64 / 1000.0,
+        pct(0.90) as f64 / 1000.0,
         pct(0.99) as f64 / 1000.0,
         *latencies.last().unwrap() as f64 / 1000.0
     );
