@@ -2,9 +2,11 @@
 //! watched by a timer per game, and the computer's moves fetched from the engine pool.
 
 use std::collections::HashMap;
+use std::io::Write as _;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use axum::extract::ws::Utf8Bytes;
 use punct_core::Record;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, broadcast};
@@ -14,7 +16,7 @@ use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::new_game::{self, NewGame, random_hex};
 use crate::replay::{chrono_date, replay_json};
-use crate::room::{Action, Room, Stored, colour_name};
+use crate::room::{Action, JSON_CAPACITY, Room, Stored, colour_name};
 use crate::store::Store;
 
 /// Events kept for a slow watcher before it must resynchronise from a fresh state. Each
@@ -33,7 +35,7 @@ pub struct RoomCell {
     /// are serialised and broadcast in sequence order.
     pub room: tokio::sync::Mutex<Room>,
     /// Broadcast of every change as a JSON `event` message.
-    pub events: broadcast::Sender<Arc<str>>,
+    pub events: broadcast::Sender<Utf8Bytes>,
     /// Wakes the game's clock timer when the deadline may have moved.
     clock_changed: Notify,
 }
@@ -182,14 +184,19 @@ impl Hub {
         *room = next;
         // The event is written once for every watcher; seat holders get their colours put
         // into its `"you":[]` by their sockets.
-        let msg = format!(
-            r#"{{"type":"event","seq":{},"event":{},"detail":{},"state":{}}}"#,
+        let mut msg = Vec::with_capacity(JSON_CAPACITY);
+        let _ = write!(
+            msg,
+            r#"{{"type":"event","seq":{},"event":{},"detail":{},"state":"#,
             room.seq,
             Value::from(event),
             extra,
-            room.snapshot_json(now_ms(), &[]),
         );
-        let _ = cell.events.send(Arc::from(msg));
+        room.write_snapshot(&mut msg, now_ms(), &[]);
+        msg.push(b'}');
+        if let Ok(msg) = String::from_utf8(msg) {
+            let _ = cell.events.send(msg.into());
+        }
         cell.clock_changed.notify_one();
         if !room.is_live() {
             // A finished game changes no more: let it leave memory once its watchers go; it
@@ -308,7 +315,7 @@ impl Hub {
         &self,
         id: &str,
         token: Option<&str>,
-    ) -> Result<(Value, broadcast::Receiver<Arc<str>>), ApiError> {
+    ) -> Result<(Value, broadcast::Receiver<Utf8Bytes>), ApiError> {
         let cell = self.room(id).await?;
         let room = cell.room.lock().await;
         Ok((

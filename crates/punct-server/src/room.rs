@@ -93,6 +93,9 @@ pub struct Room {
     start_text: Arc<str>,
 }
 
+/// Room for a state or stored form in JSON without growing the buffer (they are 1–3 KB).
+pub const JSON_CAPACITY: usize = 4096;
+
 /// Writes move texts as a JSON list of strings.
 fn texts<S: Serializer>(texts: &&[Arc<str>], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(texts.iter().map(|t| &**t))
@@ -327,7 +330,9 @@ impl Room {
             ended: self.ended(),
             result: self.game.outcome().map(|o| o.to_string()),
         };
-        serde_json::to_string(&stored).unwrap_or_default()
+        let mut out = Vec::with_capacity(JSON_CAPACITY);
+        let _ = serde_json::to_writer(&mut out, &stored);
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// Rebuilds a room from its stored form, replaying the moves with the rules. A running
@@ -620,7 +625,15 @@ impl Room {
 
     /// [`Room::snapshot`] as JSON text, written straight from the room.
     pub fn snapshot_json(&self, now: i64, you: &[Colour]) -> String {
-        serde_json::to_string(&self.view(now, you)).unwrap_or_default()
+        let mut out = Vec::with_capacity(JSON_CAPACITY);
+        self.write_snapshot(&mut out, now, you);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Appends [`Room::snapshot`] as JSON text to `out`.
+    pub fn write_snapshot(&self, out: &mut Vec<u8>, now: i64, you: &[Colour]) {
+        // Writing into a Vec cannot fail, and the view holds nothing serde could refuse.
+        let _ = serde_json::to_writer(out, &self.view(now, you));
     }
 
     fn view(&self, now: i64, you: &[Colour]) -> Snapshot<'_> {

@@ -5,9 +5,7 @@
 //! when the client fell too far behind), `{"type":"event","seq":N,"event":…,"state":…}`,
 //! `{"type":"ok","seq":N}` after an action, `{"type":"error","status":…,"error":…}`, `{"type":"pong"}`.
 
-use std::sync::Arc;
-
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use futures_util::SinkExt;
@@ -111,15 +109,16 @@ async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>)
                 Outgoing::Stop => return,
             },
             incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Text(text))) => handle(&hub, &id, token, &text).await,
+                Some(Ok(Message::Text(text))) => handle(&hub, &id, token, &text).await.into(),
                 Some(Ok(Message::Binary(_))) => error_message(&ApiError::bad_request(
                     "binary messages are not understood; send JSON text",
-                )),
+                ))
+                .into(),
                 Some(Ok(_)) => continue,
                 Some(Err(_)) | None => return,
             },
         };
-        if socket.feed(Message::Text(first.into())).await.is_err() {
+        if socket.feed(Message::Text(first)).await.is_err() {
             return;
         }
         while live {
@@ -131,7 +130,7 @@ async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>)
             };
             match event_text(text, &hub, &id, token, &you).await {
                 Outgoing::Send(text) => {
-                    if socket.feed(Message::Text(text.into())).await.is_err() {
+                    if socket.feed(Message::Text(text)).await.is_err() {
                         return;
                     }
                 }
@@ -148,7 +147,7 @@ async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>)
 /// What a broadcast event becomes on one socket.
 enum Outgoing {
     /// This text is sent.
-    Send(String),
+    Send(Utf8Bytes),
     /// The game is over and its channel closed: nothing more will come.
     Closed,
     /// The game is gone: the socket closes.
@@ -156,7 +155,7 @@ enum Outgoing {
 }
 
 async fn event_text(
-    event: Result<Arc<str>, RecvError>,
+    event: Result<Utf8Bytes, RecvError>,
     hub: &Hub,
     id: &str,
     token: Option<&str>,
@@ -166,11 +165,11 @@ async fn event_text(
         // Events are broadcast without the viewer's colours (`"you":[]`, a key that string
         // values cannot imitate since their quotes are escaped); seat holders get theirs put
         // back.
-        Ok(text) if you.is_empty() => Outgoing::Send(text.to_string()),
-        Ok(text) => Outgoing::Send(text.replacen("\"you\":[]", you, 1)),
+        Ok(text) if you.is_empty() => Outgoing::Send(text),
+        Ok(text) => Outgoing::Send(text.as_str().replacen("\"you\":[]", you, 1).into()),
         // A client that fell too far behind gets the whole state instead.
         Err(RecvError::Lagged(_)) => match hub.state(id, token).await {
-            Ok(state) => Outgoing::Send(hello(state).to_string()),
+            Ok(state) => Outgoing::Send(hello(state).to_string().into()),
             Err(_) => Outgoing::Stop,
         },
         Err(RecvError::Closed) => Outgoing::Closed,

@@ -7,6 +7,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+// The server's many small, short-lived buffers (messages, states, database rows) cost a fifth
+// less CPU with mimalloc than with the system allocator, measured with the load test.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match commands::run(cli) {

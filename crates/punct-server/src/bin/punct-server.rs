@@ -3,6 +3,10 @@
 
 use std::time::Duration;
 
+// The allocator of the `punct` binary (see its main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let mut config = punct_server::Config::default();
