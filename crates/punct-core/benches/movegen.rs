@@ -49,6 +49,22 @@ fn count_legal_moves(bencher: Bencher, name: &str) {
         .bench_local(|| black_box(&pos).count_legal_moves());
 }
 
+/// The fast legality test, over every legal move of the position (the server's check of a
+/// move sent to it).
+#[divan::bench(args = POSITIONS)]
+fn is_legal(bencher: Bencher, name: &str) {
+    let pos = position(name);
+    let moves = pos.legal_moves();
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            moves
+                .iter()
+                .filter(|&&m| black_box(&pos).is_legal(m))
+                .count()
+        });
+}
+
 #[divan::bench(args = POSITIONS)]
 fn random_move(bencher: Bencher, name: &str) {
     let pos = position(name);

@@ -103,34 +103,43 @@ impl Position {
 
         let mut own = self.visible[mover.index()];
         for id in ids_of(mover) {
-            if !self.is_free(id) {
-                continue;
-            }
-            let slot = self.slots[id as usize];
-            let level = slot.level as usize;
-            // Lift the piece: each of its cells shows what lies below it.
-            let below = slot.below.map(|b| match b {
-                NO_PIECE => 0,
-                b => self.slots[b as usize].level as usize,
-            });
-            for ((&cell, &b), &h) in slot.cells.iter().zip(&slot.below).zip(&below) {
-                planes.relevel(cell, level, h);
-                own.set(cell, b != NO_PIECE && colour_of(b) == mover);
-            }
-            self.shift_groups(
-                &planes,
-                own,
-                kind_of(id),
-                slot.cells[0],
-                slot.rotation,
-                &mut f,
-            )?;
-            for (&cell, &h) in slot.cells.iter().zip(&below) {
-                planes.relevel(cell, h, level);
-                own.insert(cell);
+            if self.is_free(id) {
+                self.piece_groups(&mut planes, &mut own, id, &mut f)?;
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// The groups of moves of the mover's free piece `id`: the piece is lifted (each of its
+    /// cells shows what lies below it), its groups are generated, and it is put back.
+    #[inline]
+    fn piece_groups<F>(
+        &self,
+        planes: &mut Planes,
+        own: &mut Bitboard,
+        id: u8,
+        f: &mut F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(Group, Bitboard) -> ControlFlow<()>,
+    {
+        let mover = self.turn;
+        let slot = self.slots[id as usize];
+        let level = slot.level as usize;
+        let below = slot.below.map(|b| match b {
+            NO_PIECE => 0,
+            b => self.slots[b as usize].level as usize,
+        });
+        for ((&cell, &b), &h) in slot.cells.iter().zip(&slot.below).zip(&below) {
+            planes.relevel(cell, level, h);
+            own.set(cell, b != NO_PIECE && colour_of(b) == mover);
+        }
+        let flow = self.shift_groups(planes, *own, kind_of(id), slot.cells[0], slot.rotation, f);
+        for (&cell, &h) in slot.cells.iter().zip(&below) {
+            planes.relevel(cell, h, level);
+            own.insert(cell);
+        }
+        flow
     }
 
     /// The groups of moves of one lifted piece.
@@ -261,33 +270,52 @@ impl Position {
     /// Whether `mv` is legal, by the generator's own rules (fast; [`Position::check`] gives
     /// the reason when it is not).
     pub fn is_legal(&self, mv: Move) -> bool {
-        let mv = self.canonical(mv);
-        let (want_group, to) = match mv {
+        // Only the one group the move belongs to is generated: a placement's, or the moved
+        // piece's (a few bitboard operations instead of the whole generator).
+        let mover = self.turn;
+        match self.canonical(mv) {
             Move::Place {
                 piece,
                 at,
                 rotation,
-            } => (Group::Place(piece, rotation), at),
-            Move::Shift { from, to, rotation } => {
-                let id = self.top[from.index()];
-                if id == NO_PIECE || self.slots[id as usize].cells[0] != from {
+            } => {
+                if self.reserve[mover.index()].get(piece) == 0 || rotation >= piece.rotations() {
                     return false;
                 }
-                (Group::Shift(from, kind_of(id).normalize(rotation)), to)
+                let centre_banned = self.variant == Variant::Standard || self.occupied.is_empty();
+                let free = if centre_banned {
+                    !self.occupied & !CENTRE
+                } else {
+                    !self.occupied
+                };
+                let [o1, o2] = piece.offsets(rotation);
+                let to = FITS[piece.index()][rotation as usize]
+                    & free
+                    & free.moved(-o1)
+                    & free.moved(-o2);
+                to.contains(at)
             }
-        };
-        self.for_each_group(|group, cells| {
-            let same = match (group, want_group) {
-                (Group::Place(a, r), Group::Place(b, s)) => a == b && r == s,
-                (Group::Shift(a, r), Group::Shift(b, s)) => a == b && r == s,
-                _ => false,
-            };
-            if same && cells.contains(to) {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
+            Move::Shift { from, to, rotation } => {
+                let id = self.top[from.index()];
+                if id == NO_PIECE
+                    || self.slots[id as usize].cells[0] != from
+                    || colour_of(id) != mover
+                    || !self.is_free(id)
+                {
+                    return false;
+                }
+                let rotation = kind_of(id).normalize(rotation);
+                let mut planes = Planes::new(self);
+                let mut own = self.visible[mover.index()];
+                self.piece_groups(&mut planes, &mut own, id, &mut |group, cells| {
+                    if matches!(group, Group::Shift(_, r) if r == rotation) && cells.contains(to) {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_break()
             }
-        })
-        .is_break()
+        }
     }
 }

@@ -114,15 +114,17 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
     #[test]
-    fn generator_equals_the_rules_checker(seed in any::<u64>()) {
+    fn generator_and_its_legality_test_equal_the_rules_checker(seed in any::<u64>()) {
         let pos = random_position(seed);
         let generated = pos.legal_moves();
         let set: BTreeSet<Move> = generated.iter().copied().collect();
         prop_assert_eq!(set.len(), generated.len(), "duplicate moves generated");
-        let accepted: BTreeSet<Move> = candidates(&pos)
-            .into_iter()
-            .filter_map(|m| pos.check(m).ok())
-            .collect();
+        let mut accepted = BTreeSet::new();
+        for m in candidates(&pos) {
+            let checked = pos.check(m);
+            prop_assert_eq!(pos.is_legal(m), checked.is_ok(), "{}: {} is {:?}", pos, m, checked);
+            accepted.extend(checked.ok());
+        }
         let missing: Vec<String> = accepted.difference(&set).map(|m| m.to_string()).collect();
         let extra: Vec<String> = set.difference(&accepted).map(|m| m.to_string()).collect();
         prop_assert!(missing.is_empty() && extra.is_empty(),
