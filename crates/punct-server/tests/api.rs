@@ -471,13 +471,13 @@ async fn malformed_bodies_of_the_other_actions_change_nothing() {
     let (_, after) = get(&url, None).await;
     assert_eq!(after, before);
     // An empty body and `{}` are still the plain action.
-    let resp = client
-        .post(format!("{url}/resign"))
-        .bearer_auth(&black)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 200);
+    let request = client.post(format!("{url}/resign")).bearer_auth(&black);
+    assert_eq!(status_of(request).await, 200);
+}
+
+/// The status of the answer to `request`.
+async fn status_of(request: reqwest::RequestBuilder) -> reqwest::StatusCode {
+    request.send().await.expect("the server answers").status()
 }
 
 /// Refusals made before a handler runs (wrong method, no WebSocket handshake, a body over
@@ -527,14 +527,11 @@ async fn every_refusal_is_json_with_a_reason() {
 async fn the_bearer_scheme_is_case_insensitive() {
     let base = start_in_process(&temp_db("bearer")).await;
     let (id, token) = create(&base, json!({ "mode": "local" })).await;
-    let resp = reqwest::Client::new()
+    let request = reqwest::Client::new()
         .post(format!("{base}/api/games/{id}/move"))
         .header("Authorization", format!("bearer {token}"))
-        .json(&json!({ "move": "TE4:0" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 200);
+        .json(&json!({ "move": "TE4:0" }));
+    assert_eq!(status_of(request).await, 200);
 }
 
 /// Names are shown and written into records: line breaks and other control characters in
