@@ -68,7 +68,28 @@ impl Planes {
     }
 }
 
+/// The cells where a `kind` piece turned `rotation` can have its PÜNCT when placed on the
+/// `free` cells. Always inlined: left to the compiler, counting the opening's moves took 1.8
+/// µs instead of 1.4.
+#[inline(always)]
+fn placements(free: Bitboard, kind: PieceType, rotation: u8) -> Bitboard {
+    let [o1, o2] = kind.offsets(rotation);
+    FITS[kind.index()][rotation as usize] & free & free.moved(-o1) & free.moved(-o2)
+}
+
 impl Position {
+    /// The cells a placement may cover: empty ones, outside the central hexagon when it is
+    /// banned (always in the standard game, for the first placement in the basic one).
+    #[inline(always)]
+    fn placeable(&self) -> Bitboard {
+        let centre_banned = self.variant == Variant::Standard || self.occupied.is_empty();
+        if centre_banned {
+            !self.occupied & !CENTRE
+        } else {
+            !self.occupied
+        }
+    }
+
     /// Calls `f` with every group of legal moves until it breaks.
     #[inline]
     fn for_each_group<F>(&self, mut f: F) -> ControlFlow<()>
@@ -80,20 +101,13 @@ impl Position {
 
         let reserve = self.reserve[mover.index()];
         if reserve.total() > 0 {
-            let centre_banned = self.variant == Variant::Standard || self.occupied.is_empty();
-            let free = if centre_banned {
-                planes.planes[0] & !CENTRE
-            } else {
-                planes.planes[0]
-            };
+            let free = self.placeable();
             for kind in PieceType::ALL {
                 if reserve.get(kind) == 0 {
                     continue;
                 }
                 for r in 0..kind.rotations() {
-                    let [o1, o2] = kind.offsets(r);
-                    let to =
-                        FITS[kind.index()][r as usize] & free & free.moved(-o1) & free.moved(-o2);
+                    let to = placements(free, kind, r);
                     if !to.is_empty() {
                         f(Group::Place(kind, r), to)?;
                     }
@@ -279,21 +293,9 @@ impl Position {
                 at,
                 rotation,
             } => {
-                if self.reserve[mover.index()].get(piece) == 0 || rotation >= piece.rotations() {
-                    return false;
-                }
-                let centre_banned = self.variant == Variant::Standard || self.occupied.is_empty();
-                let free = if centre_banned {
-                    !self.occupied & !CENTRE
-                } else {
-                    !self.occupied
-                };
-                let [o1, o2] = piece.offsets(rotation);
-                let to = FITS[piece.index()][rotation as usize]
-                    & free
-                    & free.moved(-o1)
-                    & free.moved(-o2);
-                to.contains(at)
+                self.reserve[mover.index()].get(piece) > 0
+                    && rotation < piece.rotations()
+                    && placements(self.placeable(), piece, rotation).contains(at)
             }
             Move::Shift { from, to, rotation } => {
                 let id = self.top[from.index()];

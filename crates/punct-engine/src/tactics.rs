@@ -49,14 +49,10 @@ pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> 
         return Some(mv);
     }
     let ctx = Lifts::new(pos);
-    moves.iter().copied().find(|&mv| {
-        lands_on(&ctx, mv, links) && {
-            let undo = pos.make(mv);
-            let won = pos.decisive_outcome().is_some_and(|o| o.winner == Some(me));
-            pos.unmake(undo);
-            won
-        }
-    })
+    moves
+        .iter()
+        .copied()
+        .find(|&mv| lands_on(&ctx, mv, links) && wins_at_once(pos, mv))
 }
 
 fn lands_on(ctx: &Lifts, mv: Move, cells: Bitboard) -> bool {
@@ -142,7 +138,12 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
             Some(o) => o.winner != Some(!me),
             // Most moves leave one of the known threats standing: trying those first spares
             // generating every reply, which made the search of stoppers ten times slower.
-            None => !threats.iter().any(|&t| wins_now(pos, t)) && winning_move(pos, None).is_none(),
+            None => {
+                !threats
+                    .iter()
+                    .any(|&t| pos.is_legal(t) && wins_at_once(pos, t))
+                    && winning_move(pos, None).is_none()
+            }
         };
         pos.unmake(undo);
         if safe {
@@ -156,11 +157,8 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
     }
 }
 
-/// Whether `mv` is legal in `pos` and wins at once for its mover.
-fn wins_now(pos: &mut Position, mv: Move) -> bool {
-    if !pos.is_legal(mv) {
-        return false;
-    }
+/// Whether the legal move `mv` wins at once for the side to move in `pos`.
+fn wins_at_once(pos: &mut Position, mv: Move) -> bool {
     let me = pos.turn();
     let undo = pos.make(mv);
     let won = pos.decisive_outcome().is_some_and(|o| o.winner == Some(me));
