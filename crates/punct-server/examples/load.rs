@@ -110,6 +110,14 @@ fn seq_of(text: &str) -> Option<u64> {
     text[at..at + digits].parse().ok()
 }
 
+/// The next number of a small generator (Knuth's MMIX constants), from its high bits.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *state >> 33
+}
+
 /// Random games to the end, drawn before the clock starts (so that the load generator spends
 /// its CPU on the network, as a crowd of browsers would, not on the rules): each is the list
 /// of its moves' WebSocket messages.
@@ -121,11 +129,8 @@ fn random_games(count: usize) -> Vec<Vec<String>> {
             let mut messages = Vec::new();
             while game.outcome().is_none() {
                 let pos = game.position();
-                rng = rng
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
                 let mv: Move = pos
-                    .nth_legal_move((rng >> 33) % pos.count_legal_moves())
+                    .nth_legal_move(next_random(&mut rng) % pos.count_legal_moves())
                     .expect("a move below the count");
                 messages.push(
                     json!({ "type": "action", "action": "move", "move": mv.to_string() })
@@ -219,10 +224,7 @@ async fn engine_slot(base: String, ws_base: String, seed: u64, deadline: Instant
         let mut game = punct_core::Game::new(punct_core::Variant::Standard);
         while game.outcome().is_none() && Instant::now() < deadline {
             let moves = game.position().legal_moves();
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mv = moves[(rng >> 33) as usize % moves.len()];
+            let mv = moves[next_random(&mut rng) as usize % moves.len()];
             let answer = client
                 .post(format!("{base}/api/games/{id}/move"))
                 .bearer_auth(&token)
