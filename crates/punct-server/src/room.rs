@@ -2,10 +2,11 @@
 //! sequence number that counts every change. Pure logic, no I/O: the hub stores a changed
 //! room before anyone hears of the change.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use punct_core::{Colour, Game, Move, Outcome, PlayError, Position, Termination};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::clock::Clock;
@@ -86,9 +87,9 @@ pub struct Room {
     pub created_ms: i64,
     /// Time of the last change, ms since the epoch.
     pub updated_ms: i64,
-    /// The moves as text, kept beside the game so that states and stored forms are written
-    /// without formatting every move again at each change.
-    texts: Vec<Arc<str>>,
+    /// The moves as a JSON list of their texts, kept beside the game so that states and
+    /// stored forms copy it rather than write every move again at each change.
+    texts: MoveTexts,
     /// The start position as text.
     start_text: Arc<str>,
 }
@@ -96,9 +97,54 @@ pub struct Room {
 /// Room for a state or stored form in JSON without growing the buffer (they are 1–3 KB).
 pub const JSON_CAPACITY: usize = 4096;
 
-/// Writes move texts as a JSON list of strings.
-fn texts<S: Serializer>(texts: &&[Arc<str>], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(texts.iter().map(|t| &**t))
+/// The moves of a game as the JSON list of their texts (`["TE4:0","TK5:0"]`), extended and
+/// shortened move by move. Move texts hold no quotes, commas or escapes.
+#[derive(Clone, Debug)]
+struct MoveTexts(String);
+
+impl MoveTexts {
+    fn new(moves: &[Move]) -> MoveTexts {
+        let mut texts = MoveTexts("[]".into());
+        for &mv in moves {
+            texts.push(mv);
+        }
+        texts
+    }
+
+    fn push(&mut self, mv: Move) {
+        self.0.pop();
+        if self.0.len() > 1 {
+            self.0.push(',');
+        }
+        let _ = write!(self.0, "\"{mv}\"]");
+    }
+
+    fn pop(&mut self) {
+        let cut = self.0.rfind(',').unwrap_or(1);
+        self.0.truncate(cut);
+        self.0.push(']');
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let inner = &self.0[1..self.0.len() - 1];
+        inner
+            .split(',')
+            .filter(|t| !t.is_empty())
+            .map(|t| t.trim_matches('"'))
+    }
+}
+
+/// Appends `value`, which serde writes as a JSON object, with `"moves":` and `moves` (JSON
+/// text, copied as it is) put first among its fields.
+fn write_with_moves(out: &mut Vec<u8>, moves: &MoveTexts, value: &impl Serialize) {
+    out.extend_from_slice(b"{\"moves\":");
+    out.extend_from_slice(moves.0.as_bytes());
+    out.push(b',');
+    let at = out.len();
+    // Writing into a Vec cannot fail, and the views hold nothing serde could refuse.
+    let _ = serde_json::to_writer(&mut *out, value);
+    // The object's own opening brace, already written above.
+    out.remove(at);
 }
 
 /// The stored form written straight from a room, without copying it ([`Stored`] reads it).
@@ -107,8 +153,6 @@ struct StoredRef<'a> {
     id: &'a str,
     mode: Mode,
     start: &'a str,
-    #[serde(serialize_with = "texts")]
-    moves: &'a [Arc<str>],
     seats: &'a [Seat; 2],
     clock: &'a Option<Clock>,
     draw_offer: Option<&'static str>,
@@ -166,8 +210,6 @@ struct Snapshot<'a> {
     mode: Mode,
     variant: &'static str,
     start: &'a str,
-    #[serde(serialize_with = "texts")]
-    moves: &'a [Arc<str>],
     position: String,
     turn: &'static str,
     centre: Centre,
@@ -258,7 +300,7 @@ impl Room {
         clock: Option<Clock>,
         now: i64,
     ) -> Room {
-        let texts = game.moves().iter().map(|m| m.to_string().into()).collect();
+        let texts = MoveTexts::new(game.moves());
         let start_text = game.start().to_string().into();
         let mut room = Room {
             id,
@@ -298,7 +340,7 @@ impl Room {
             id: self.id.clone(),
             mode: self.mode,
             start: self.start_text.to_string(),
-            moves: self.texts.iter().map(|t| t.to_string()).collect(),
+            moves: self.texts.iter().map(str::to_owned).collect(),
             seats: self.seats.clone(),
             clock: self.clock.clone(),
             draw_offer: self.draw_offer.map(|c| colour_name(c).to_owned()),
@@ -319,7 +361,6 @@ impl Room {
             id: &self.id,
             mode: self.mode,
             start: &self.start_text,
-            moves: &self.texts,
             seats: &self.seats,
             clock: &self.clock,
             draw_offer: self.draw_offer.map(colour_name),
@@ -331,7 +372,7 @@ impl Room {
             result: self.game.outcome().map(|o| o.to_string()),
         };
         let mut out = Vec::with_capacity(JSON_CAPACITY);
-        let _ = serde_json::to_writer(&mut out, &stored);
+        write_with_moves(&mut out, &self.texts, &stored);
         String::from_utf8(out).unwrap_or_default()
     }
 
@@ -359,7 +400,7 @@ impl Room {
         if let Some(c) = clock.as_mut() {
             c.resume(turn, alive_ms, now);
         }
-        let texts = game.moves().iter().map(|m| m.to_string().into()).collect();
+        let texts = MoveTexts::new(game.moves());
         Ok(Room {
             texts,
             start_text: s.start.into(),
@@ -501,7 +542,7 @@ impl Room {
                     }
                     PlayError::GameOver(_) => ApiError::illegal(e.to_string()),
                 })?;
-                self.texts.push(mv.to_string().into());
+                self.texts.push(mv);
                 self.draw_offer = None;
                 self.takeback_request = None;
                 if let Some(c) = self.clock.as_mut() {
@@ -620,7 +661,7 @@ impl Room {
     /// The public state of the room (never the tokens). `you` lists the colours the caller
     /// holds.
     pub fn snapshot(&self, now: i64, you: &[Colour]) -> Value {
-        serde_json::to_value(self.view(now, you)).unwrap_or(Value::Null)
+        serde_json::from_str(&self.snapshot_json(now, you)).unwrap_or(Value::Null)
     }
 
     /// [`Room::snapshot`] as JSON text, written straight from the room.
@@ -632,8 +673,7 @@ impl Room {
 
     /// Appends [`Room::snapshot`] as JSON text to `out`.
     pub fn write_snapshot(&self, out: &mut Vec<u8>, now: i64, you: &[Colour]) {
-        // Writing into a Vec cannot fail, and the view holds nothing serde could refuse.
-        let _ = serde_json::to_writer(out, &self.view(now, you));
+        write_with_moves(out, &self.texts, &self.view(now, you));
     }
 
     fn view(&self, now: i64, you: &[Colour]) -> Snapshot<'_> {
@@ -676,7 +716,6 @@ impl Room {
             mode: self.mode,
             variant: pos.variant().name(),
             start: &self.start_text,
-            moves: &self.texts,
             position: pos.to_string(),
             turn: colour_name(turn),
             centre: Centre { white, black },
@@ -789,6 +828,22 @@ mod tests {
         assert_eq!(read.moves, ["CE4:1"]);
         let back = Room::from_stored(read, 30, 30).unwrap();
         assert_eq!(back.snapshot(30, &[]), room.snapshot(30, &[]));
+    }
+
+    #[test]
+    fn move_texts_are_a_json_list() {
+        let mut texts = MoveTexts::new(&[]);
+        assert_eq!(texts.0, "[]");
+        for text in ["TE4:0", "E4-F5:2"] {
+            texts.push(Move::parse(text).unwrap());
+        }
+        assert_eq!(texts.0, r#"["TE4:0","E4-F5:2"]"#);
+        assert_eq!(texts.iter().collect::<Vec<_>>(), ["TE4:0", "E4-F5:2"]);
+        texts.pop();
+        assert_eq!(texts.0, r#"["TE4:0"]"#);
+        texts.pop();
+        assert_eq!(texts.0, "[]");
+        assert_eq!(texts.iter().count(), 0);
     }
 
     #[test]

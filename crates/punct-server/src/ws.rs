@@ -61,9 +61,11 @@ pub(crate) async fn upgrade(
     // Refuse unknown games before upgrading, with a proper HTTP status.
     hub.room(&id).await?;
     // Clients send only short JSON messages: small buffers keep thousands of sockets cheap
-    // (the library's defaults are 128 KiB per socket for reading alone).
+    // (the library's defaults are 128 KiB per socket for reading alone), and the library
+    // zeroes the read buffer before every read (4 KiB of zeroes per move was 1.6% of the
+    // server's CPU under load).
     Ok(ws
-        .read_buffer_size(4 * 1024)
+        .read_buffer_size(1024)
         .write_buffer_size(16 * 1024)
         .max_message_size(64 * 1024)
         .on_upgrade(move |socket| run(socket, hub, id, q.token))

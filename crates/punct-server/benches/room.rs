@@ -1,0 +1,59 @@
+//! The server's own work for one move, beside the network and the database: copy the room,
+//! check and play the move, write the stored form and the event's state.
+
+use divan::{Bencher, black_box};
+use punct_core::{Colour, Game, Variant};
+use punct_server::clock::Clock;
+use punct_server::room::{Action, JSON_CAPACITY, Mode, Room, Seat};
+
+fn main() {
+    divan::main();
+}
+
+fn seat(name: &str, token: &str) -> Seat {
+    Seat {
+        name: name.into(),
+        computer: None,
+        token: Some(token.into()),
+    }
+}
+
+/// A timed game between friends after `plies` moves (the first legal move at each turn, a
+/// deterministic game), and the text of the move that comes next.
+fn room_after(plies: usize) -> (Room, String) {
+    let mut room = Room::new(
+        "0123456789abcdef".into(),
+        Mode::Friend,
+        Game::new(Variant::Standard),
+        [seat("White", "tw"), seat("Black", "tb")],
+        Some(Clock::new(600_000, 5_000)),
+        0,
+    );
+    let next = |room: &Room| {
+        let moves = room.game.position().legal_moves();
+        moves[moves.len() / 2].to_string()
+    };
+    for ply in 0..plies {
+        let text = next(&room);
+        let colour = room.turn();
+        room.act(&[colour], &Action::Move { text }, ply as i64 * 1000)
+            .unwrap();
+    }
+    let text = next(&room);
+    (room, text)
+}
+
+#[divan::bench(args = [10, 40, 80])]
+fn one_move(bencher: Bencher, plies: usize) {
+    let (room, text) = room_after(plies);
+    let turn: [Colour; 1] = [room.turn()];
+    let action = Action::Move { text };
+    bencher.bench_local(|| {
+        let mut next = room.clone();
+        next.act(&turn, &action, 1_000_000).unwrap();
+        let stored = next.stored_json();
+        let mut event = Vec::with_capacity(JSON_CAPACITY);
+        next.write_snapshot(&mut event, 1_000_000, &[]);
+        black_box((stored, event))
+    });
+}
