@@ -182,17 +182,19 @@ impl Db {
         }
     }
 
-    /// Commits `batch` in one transaction, with the heartbeat.
-    fn commit(&mut self, batch: &[Write]) -> anyhow::Result<()> {
+    /// Commits `batch` in one transaction, with the heartbeat if `heartbeat`.
+    fn commit(&mut self, batch: &[Write], heartbeat: bool) -> anyhow::Result<()> {
         let now = crate::clock::now_ms();
         match self {
             Db::Sqlite(c) => {
                 let tx = c.transaction()?;
-                tx.prepare_cached(
-                    "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
-                     ON CONFLICT (key) DO UPDATE SET value = ?1",
-                )?
-                .execute([now])?;
+                if heartbeat {
+                    tx.prepare_cached(
+                        "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
+                         ON CONFLICT (key) DO UPDATE SET value = ?1",
+                    )?
+                    .execute([now])?;
+                }
                 {
                     let mut st = tx.prepare_cached(
                         "INSERT INTO games (id, live, updated_ms, data) VALUES (?1, ?2, ?3, ?4)
@@ -206,11 +208,13 @@ impl Db {
             }
             Db::Postgres(c) => {
                 let mut tx = c.transaction()?;
-                tx.execute(
-                    "INSERT INTO meta (key, value) VALUES ('alive_ms', $1)
-                     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                    &[&now],
-                )?;
+                if heartbeat {
+                    tx.execute(
+                        "INSERT INTO meta (key, value) VALUES ('alive_ms', $1)
+                         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                        &[&now],
+                    )?;
+                }
                 if !batch.is_empty() {
                     let st = tx.prepare(
                         "INSERT INTO games (id, live, updated_ms, data) VALUES ($1, $2, $3, $4)
@@ -435,6 +439,11 @@ impl Store {
 fn write_loop(mut db: Db, rx: mpsc::Receiver<Write>, at: &Location, checkpointed: &AtomicBool) {
     // A moving average of the number of writes per commit.
     let mut batch_size = 1.0_f32;
+    // The heartbeat rides along with the first commit after it falls due, or is written
+    // alone when it does in a quiet moment: under load, writing it in every commit (a
+    // thousand a second) added a page to each.
+    let mut heartbeat_at = std::time::Instant::now();
+    let mut first_heartbeat = true;
     loop {
         // After each checkpoint of the checkpoint thread, the writer finishes the job itself
         // between two commits: with no write running it catches up with the whole log, and
@@ -446,10 +455,12 @@ fn write_loop(mut db: Db, rx: mpsc::Receiver<Write>, at: &Location, checkpointed
         {
             tracing::warn!("checkpoint failed: {e}");
         }
-        let first = match rx.recv_timeout(HEARTBEAT) {
+        let first = match rx.recv_timeout(HEARTBEAT.saturating_sub(heartbeat_at.elapsed())) {
             Ok(w) => w,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Err(e) = db.commit(&[]) {
+                heartbeat_at = std::time::Instant::now();
+                first_heartbeat = false;
+                if let Err(e) = db.commit(&[], true) {
                     tracing::warn!("cannot record the heartbeat: {e}");
                 }
                 continue;
@@ -471,8 +482,13 @@ fn write_loop(mut db: Db, rx: mpsc::Receiver<Write>, at: &Location, checkpointed
             }
         }
         batch_size = 0.9 * batch_size + 0.1 * batch.len() as f32;
+        let heartbeat = first_heartbeat || heartbeat_at.elapsed() >= HEARTBEAT;
+        if heartbeat {
+            heartbeat_at = std::time::Instant::now();
+            first_heartbeat = false;
+        }
         let result = db
-            .commit(&batch)
+            .commit(&batch, heartbeat)
             .map_err(|e| format!("database error: {e}"));
         if let Err(e) = &result {
             tracing::error!("{e}");
