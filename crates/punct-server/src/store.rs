@@ -30,7 +30,7 @@ use crate::room::Stored;
 /// pause of about 5 ms, which the moves arriving meanwhile wait out: every 4 s that is about
 /// 0.2% of the moves under the load test rather than 1% every second, which keeps it out of
 /// the p99 (5–10% lower in four interleaved pairs of runs). The log is then at most 4 s of
-/// writes: 200 MB at the load test's 20 000 moves a second, kilobytes at the pace of people.
+/// writes: 240 MB at the load test's 20 000 moves a second, kilobytes at the pace of people.
 pub const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// How long a batch gathers under load before it is committed: at 17 000 moves a second,
