@@ -18,8 +18,8 @@ fn seat(name: &str, token: &str) -> Seat {
     }
 }
 
-/// A timed game between friends after `plies` moves (the first legal move at each turn, a
-/// deterministic game), and the text of the move that comes next.
+/// A timed game between friends after `plies` moves (the middle one of the legal moves at
+/// each turn, a deterministic game), and the text of the move that comes next.
 fn room_after(plies: usize) -> (Room, String) {
     let mut room = Room::new(
         "0123456789abcdef".into(),

@@ -661,6 +661,8 @@ impl Room {
     /// The public state of the room (never the tokens). `you` lists the colours the caller
     /// holds.
     pub fn snapshot(&self, now: i64, you: &[Colour]) -> Value {
+        // Read back from the text, which alone carries the moves (a path of subscriptions and
+        // syncs, not of moves).
         serde_json::from_str(&self.snapshot_json(now, you)).unwrap_or(Value::Null)
     }
 

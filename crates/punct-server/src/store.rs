@@ -436,14 +436,37 @@ impl Store {
     }
 }
 
+/// When the writer records next that the server is alive. The heartbeat rides along with the
+/// first commit after it falls due, or is written alone when it falls due in a quiet moment:
+/// under load, writing it in every commit (a thousand a second) added a page to each.
+#[derive(Default)]
+struct Heartbeat {
+    /// When it was last written; `None` before the first time.
+    written: Option<std::time::Instant>,
+}
+
+impl Heartbeat {
+    /// How long until it falls due.
+    fn due_in(&self) -> std::time::Duration {
+        self.written.map_or(std::time::Duration::ZERO, |t| {
+            HEARTBEAT.saturating_sub(t.elapsed())
+        })
+    }
+
+    /// Whether the next commit should carry it; if so, it counts as written.
+    fn take(&mut self) -> bool {
+        let due = self.due_in().is_zero();
+        if due {
+            self.written = Some(std::time::Instant::now());
+        }
+        due
+    }
+}
+
 fn write_loop(mut db: Db, rx: mpsc::Receiver<Write>, at: &Location, checkpointed: &AtomicBool) {
     // A moving average of the number of writes per commit.
     let mut batch_size = 1.0_f32;
-    // The heartbeat rides along with the first commit after it falls due, or is written
-    // alone when it does in a quiet moment: under load, writing it in every commit (a
-    // thousand a second) added a page to each.
-    let mut heartbeat_at = std::time::Instant::now();
-    let mut first_heartbeat = true;
+    let mut heartbeat = Heartbeat::default();
     loop {
         // After each checkpoint of the checkpoint thread, the writer finishes the job itself
         // between two commits: with no write running it catches up with the whole log, and
@@ -455,12 +478,10 @@ fn write_loop(mut db: Db, rx: mpsc::Receiver<Write>, at: &Location, checkpointed
         {
             tracing::warn!("checkpoint failed: {e}");
         }
-        let first = match rx.recv_timeout(HEARTBEAT.saturating_sub(heartbeat_at.elapsed())) {
+        let first = match rx.recv_timeout(heartbeat.due_in()) {
             Ok(w) => w,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                heartbeat_at = std::time::Instant::now();
-                first_heartbeat = false;
-                if let Err(e) = db.commit(&[], true) {
+                if let Err(e) = db.commit(&[], heartbeat.take()) {
                     tracing::warn!("cannot record the heartbeat: {e}");
                 }
                 continue;
@@ -482,13 +503,8 @@ fn write_loop(mut db: Db, rx: mpsc::Receiver<Write>, at: &Location, checkpointed
             }
         }
         batch_size = 0.9 * batch_size + 0.1 * batch.len() as f32;
-        let heartbeat = first_heartbeat || heartbeat_at.elapsed() >= HEARTBEAT;
-        if heartbeat {
-            heartbeat_at = std::time::Instant::now();
-            first_heartbeat = false;
-        }
         let result = db
-            .commit(&batch, heartbeat)
+            .commit(&batch, heartbeat.take())
             .map_err(|e| format!("database error: {e}"));
         if let Err(e) = &result {
             tracing::error!("{e}");
