@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use crate::cell::Cell;
 use crate::piece::{Colour, PieceType, parse_rotation};
-use crate::position::{Piece, Position, Variant};
+use crate::position::{Piece, Position, TextBuffer, Variant};
 
 /// A position as written, not yet checked.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -270,11 +270,17 @@ impl fmt::Display for Position {
     /// The position text (RULINGS.md §7).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {} {} ", self.variant, self.turn.letter(), self.ply)?;
-        // `pieces` comes in text order already.
-        let pieces = self.pieces();
-        if pieces.is_empty() {
+        let (ids, count) = self.ids_in_text_order();
+        if count == 0 {
             return f.write_str("-");
         }
-        write_pieces(f, &pieces)
+        let mut out = TextBuffer::new();
+        for (i, &id) in ids[..count].iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            self.piece_of(id).push_text(&mut out);
+        }
+        f.write_str(out.as_str()?)
     }
 }
