@@ -106,77 +106,10 @@ impl Piece {
         self.kind.footprint(self.at, self.rotation)
     }
 
-    /// The order of position text: level, then column, then row.
-    pub fn text_order(&self) -> (u8, i32, i32) {
-        (self.level, self.at.column(), self.at.row())
-    }
-
-    /// [`Piece::text_order`] as one number, which sorts the same way.
-    fn text_key(&self) -> u32 {
+    /// The order of position text (level, then column, then row) as one number.
+    pub fn text_order(&self) -> u32 {
         let (column, row) = self.at.coords();
         (u32::from(self.level) << 16) | ((column as u32) << 8) | row as u32
-    }
-
-    /// Appends the piece's text (`wTE4:0@1`) to `out`, byte by byte: position text is
-    /// written for every move the server broadcasts, and going through the formatter for
-    /// each of its seven parts made that four times slower.
-    pub(crate) fn push_text(&self, out: &mut TextBuffer) {
-        let (column, row) = self.at.coords();
-        out.push(self.colour.letter() as u8);
-        out.push(self.kind.letter() as u8);
-        out.push(b'A' + column as u8);
-        out.push_number(row as u32 + 1);
-        out.push(b':');
-        out.push_number(u32::from(self.rotation));
-        out.push(b'@');
-        out.push_number(u32::from(self.level));
-    }
-}
-
-/// The longest piece text: `wTA17:5@255`.
-const PIECE_TEXT_MAX: usize = 11;
-
-/// A stack buffer for position text: every piece on the board and the commas between them.
-pub(crate) struct TextBuffer {
-    bytes: [u8; 2 * PIECES_PER_PLAYER * (PIECE_TEXT_MAX + 1)],
-    len: usize,
-}
-
-impl TextBuffer {
-    pub(crate) fn new() -> TextBuffer {
-        TextBuffer {
-            bytes: [0; 2 * PIECES_PER_PLAYER * (PIECE_TEXT_MAX + 1)],
-            len: 0,
-        }
-    }
-
-    pub(crate) fn push(&mut self, byte: u8) {
-        self.bytes[self.len] = byte;
-        self.len += 1;
-    }
-
-    fn push_number(&mut self, n: u32) {
-        if n >= 100 {
-            self.push(b'0' + (n / 100 % 10) as u8);
-        }
-        if n >= 10 {
-            self.push(b'0' + (n / 10 % 10) as u8);
-        }
-        self.push(b'0' + (n % 10) as u8);
-    }
-
-    /// The text written so far (only ASCII is ever pushed).
-    pub(crate) fn as_str(&self) -> Result<&str, fmt::Error> {
-        std::str::from_utf8(&self.bytes[..self.len]).map_err(|_| fmt::Error)
-    }
-}
-
-impl fmt::Display for Piece {
-    /// The piece as position text writes it: `wTE4:0@1`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = TextBuffer::new();
-        self.push_text(&mut out);
-        f.write_str(out.as_str()?)
     }
 }
 
@@ -340,7 +273,7 @@ impl Position {
         let mut count = 0;
         for id in 0..self.slots.len() as u8 {
             if self.slots[id as usize].level > 0 {
-                keys[count] = (self.piece_of(id).text_key() << 8) | u32::from(id);
+                keys[count] = (self.piece_of(id).text_order() << 8) | u32::from(id);
                 count += 1;
             }
         }
@@ -571,39 +504,5 @@ impl Eq for Position {}
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({self})")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The byte writer gives what the formatter would, for every cell, colour, type,
-    /// rotation, and levels of one, two and three digits.
-    #[test]
-    fn piece_text_matches_its_parts() {
-        for at in Cell::all() {
-            for colour in Colour::ALL {
-                for kind in PieceType::ALL {
-                    for rotation in 0..6 {
-                        for level in [1, 2, 9, 10, 42, 100, 255] {
-                            let piece = Piece {
-                                colour,
-                                kind,
-                                at,
-                                rotation,
-                                level,
-                            };
-                            let expected = format!(
-                                "{}{}{at}:{rotation}@{level}",
-                                colour.letter(),
-                                kind.letter()
-                            );
-                            assert_eq!(piece.to_string(), expected);
-                        }
-                    }
-                }
-            }
-        }
     }
 }

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use crate::cell::Cell;
 use crate::piece::{Colour, PieceType, parse_rotation};
-use crate::position::{Piece, Position, TextBuffer, Variant};
+use crate::position::{PIECES_PER_PLAYER, Piece, Position, Variant};
 
 /// A position as written, not yet checked.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -168,19 +168,90 @@ impl fmt::Display for Setup {
         }
         let mut pieces = self.pieces.clone();
         pieces.sort_by_key(Piece::text_order);
-        write_pieces(f, &pieces)
+        write_pieces(f, pieces)
     }
 }
 
-/// Pieces already in text order, separated by commas.
-fn write_pieces(f: &mut fmt::Formatter<'_>, pieces: &[Piece]) -> fmt::Result {
-    for (i, p) in pieces.iter().enumerate() {
-        if i > 0 {
-            f.write_str(",")?;
+/// The longest piece text and the comma before it: `,wTA17:5@255`.
+const PIECE_TEXT_MAX: usize = 12;
+
+/// Position text is written for every move the server broadcasts: it goes byte by byte into
+/// this stack buffer, which holds a full board, and then to the formatter in one piece.
+/// Through the formatter part by part (seven parts a piece), a late position took 4.1 µs
+/// rather than 0.7 µs.
+struct TextBuffer {
+    bytes: [u8; 2 * PIECES_PER_PLAYER * PIECE_TEXT_MAX],
+    len: usize,
+}
+
+impl TextBuffer {
+    fn new() -> TextBuffer {
+        TextBuffer {
+            bytes: [0; 2 * PIECES_PER_PLAYER * PIECE_TEXT_MAX],
+            len: 0,
         }
-        fmt::Display::fmt(p, f)?;
     }
-    Ok(())
+
+    fn push(&mut self, byte: u8) {
+        self.bytes[self.len] = byte;
+        self.len += 1;
+    }
+
+    fn push_number(&mut self, n: u32) {
+        if n >= 100 {
+            self.push(b'0' + (n / 100 % 10) as u8);
+        }
+        if n >= 10 {
+            self.push(b'0' + (n / 10 % 10) as u8);
+        }
+        self.push(b'0' + (n % 10) as u8);
+    }
+
+    /// Appends `piece`'s text (`wTE4:0@1`).
+    fn push_piece(&mut self, piece: &Piece) {
+        let (column, row) = piece.at.coords();
+        self.push(piece.colour.letter() as u8);
+        self.push(piece.kind.letter() as u8);
+        self.push(b'A' + column as u8);
+        self.push_number(row as u32 + 1);
+        self.push(b':');
+        self.push_number(u32::from(piece.rotation));
+        self.push(b'@');
+        self.push_number(u32::from(piece.level));
+    }
+
+    /// Hands the text written so far (only ASCII is pushed) to `f`, and starts again.
+    fn flush(&mut self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(std::str::from_utf8(&self.bytes[..self.len]).map_err(|_| fmt::Error)?)?;
+        self.len = 0;
+        Ok(())
+    }
+}
+
+/// Writes `pieces`, already in text order, separated by commas. An unchecked setup may hold
+/// more pieces than a board: the buffer is handed on whenever it could not take one more.
+fn write_pieces(
+    f: &mut fmt::Formatter<'_>,
+    pieces: impl IntoIterator<Item = Piece>,
+) -> fmt::Result {
+    let mut out = TextBuffer::new();
+    for (i, piece) in pieces.into_iter().enumerate() {
+        if out.bytes.len() - out.len < PIECE_TEXT_MAX {
+            out.flush(f)?;
+        }
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push_piece(&piece);
+    }
+    out.flush(f)
+}
+
+impl fmt::Display for Piece {
+    /// The piece as position text writes it: `wTE4:0@1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_pieces(f, [*self])
+    }
 }
 
 impl Position {
@@ -274,13 +345,62 @@ impl fmt::Display for Position {
         if count == 0 {
             return f.write_str("-");
         }
-        let mut out = TextBuffer::new();
-        for (i, &id) in ids[..count].iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
+        write_pieces(f, ids[..count].iter().map(|&id| self.piece_of(id)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte writer gives what the formatter would, for every cell, colour, type,
+    /// rotation, and levels of one, two and three digits.
+    #[test]
+    fn piece_text_matches_its_parts() {
+        for at in Cell::all() {
+            for colour in Colour::ALL {
+                for kind in PieceType::ALL {
+                    for rotation in 0..6 {
+                        for level in [1, 2, 9, 10, 42, 100, 255] {
+                            let piece = Piece {
+                                colour,
+                                kind,
+                                at,
+                                rotation,
+                                level,
+                            };
+                            let expected = format!(
+                                "{}{}{at}:{rotation}@{level}",
+                                colour.letter(),
+                                kind.letter()
+                            );
+                            assert_eq!(piece.to_string(), expected);
+                        }
+                    }
+                }
             }
-            self.piece_of(id).push_text(&mut out);
         }
-        f.write_str(out.as_str()?)
+    }
+
+    /// An unchecked setup may hold more pieces than a board: all of them are written.
+    #[test]
+    fn a_setup_longer_than_a_board_is_written_whole() {
+        let piece = Piece {
+            colour: Colour::Black,
+            kind: PieceType::L,
+            // A cell with a two-digit row: the longest piece text.
+            at: Cell::all().max_by_key(|c| c.row()).unwrap(),
+            rotation: 5,
+            level: 200,
+        };
+        let setup = Setup {
+            variant: Variant::Standard,
+            turn: Colour::White,
+            ply: 7,
+            pieces: vec![piece; 100],
+        };
+        let one = format!("bL{}:5@200", piece.at);
+        let expected = format!("standard w 7 {}", vec![one; 100].join(","));
+        assert_eq!(setup.to_string(), expected);
     }
 }

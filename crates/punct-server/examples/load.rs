@@ -115,6 +115,9 @@ const READ_PLAYERS_EVERY: usize = 16;
 /// The players' read buffer: room for a whole batch in one read.
 const PLAYER_READ_BUFFER: usize = 64 * 1024;
 
+/// The watcher's read buffer: one message at a time.
+const WATCHER_READ_BUFFER: usize = 4 * 1024;
+
 /// Reads, without waiting, every message already received on `socket`.
 fn read_waiting(socket: &mut Socket) {
     while let Some(Some(Ok(_))) = socket.next().now_or_never() {}
@@ -181,7 +184,8 @@ async fn slot(
         let url = |t: &str| format!("{ws_base}/api/games/{id}/ws?token={t}");
         let mut w = connect(url(&white), PLAYER_READ_BUFFER).await;
         let mut b = connect(url(&black), PLAYER_READ_BUFFER).await;
-        let mut watcher = connect(format!("{ws_base}/api/games/{id}/ws"), 4 * 1024).await;
+        let mut watcher =
+            connect(format!("{ws_base}/api/games/{id}/ws"), WATCHER_READ_BUFFER).await;
         // The watcher's first message is the state; each move's broadcast carries the next
         // sequence number (nothing else happens in these games).
         let mut seq = match watcher.next().await {
@@ -235,7 +239,7 @@ async fn engine_slot(base: String, ws_base: String, seed: u64, deadline: Instant
         .await;
         let id = g["id"].as_str().unwrap().to_owned();
         let token = g["token"].as_str().unwrap().to_owned();
-        let mut ws = connect(format!("{ws_base}/api/games/{id}/ws"), 4 * 1024).await;
+        let mut ws = connect(format!("{ws_base}/api/games/{id}/ws"), WATCHER_READ_BUFFER).await;
         let mut game = punct_core::Game::new(punct_core::Variant::Standard);
         while game.outcome().is_none() && Instant::now() < deadline {
             let moves = game.position().legal_moves();
