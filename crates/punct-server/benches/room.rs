@@ -1,5 +1,6 @@
 //! The server's own work for one move, beside the network and the database: copy the room,
-//! check and play the move, write the stored form and the event's state.
+//! check and play the move, take what the store keeps of it (the move as a pending move; the
+//! whole stored form for comparison) and write the event's state.
 
 use divan::{Bencher, black_box};
 use punct_core::{Colour, Game, Variant};
@@ -51,9 +52,16 @@ fn one_move(bencher: Bencher, plies: usize) {
     bencher.bench_local(|| {
         let mut next = room.clone();
         next.act(&turn, &action, 1_000_000).unwrap();
-        let stored = next.stored_json();
+        let stored = next.pending_move("move");
         let mut event = Vec::with_capacity(JSON_CAPACITY);
         next.write_snapshot(&mut event, 1_000_000, &[]);
         black_box((stored, event))
     });
+}
+
+/// The whole stored form, which a move that ends the game (and any other change) stores.
+#[divan::bench(args = [10, 40, 80])]
+fn stored_form(bencher: Bencher, plies: usize) {
+    let (room, _) = room_after(plies);
+    bencher.bench_local(|| black_box(room.stored_json()));
 }

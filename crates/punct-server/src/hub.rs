@@ -23,6 +23,9 @@ use crate::store::Store;
 /// holds a full state, so this bounds a game's memory as much as its watchers' patience.
 const EVENT_BUFFER: usize = 16;
 
+/// How many live games, and how many finished ones, the list of games shows.
+const LISTED: usize = 50;
+
 /// Wait before asking a busy engine pool again for a computer move.
 const ENGINE_RETRY: Duration = Duration::from_millis(250);
 
@@ -171,16 +174,21 @@ impl Hub {
         event: &str,
         extra: Value,
     ) -> Result<(), ApiError> {
-        self.inner
-            .store
-            .save(
-                &next.id,
-                next.stored_json(),
-                next.is_live(),
-                next.updated_ms,
-            )
-            .await
-            .map_err(ApiError::internal)?;
+        let store = &self.inner.store;
+        match next.pending_move(event) {
+            Some(m) => store.save_move(m).await,
+            None => {
+                store
+                    .save(
+                        &next.id,
+                        next.stored_json(),
+                        next.is_live(),
+                        next.updated_ms,
+                    )
+                    .await
+            }
+        }
+        .map_err(ApiError::internal)?;
         *room = next;
         // The event is written once for every watcher; seat holders get their colours put
         // into its `"you":[]` by their sockets.
@@ -346,15 +354,34 @@ impl Hub {
         Ok(record.to_string())
     }
 
-    /// The 50 most recently changed live games, then the 50 most recently finished, each
-    /// newest first (read from the database, so that listing old games does not bring them
-    /// back into memory).
+    /// The 50 most recently changed live games (all of which are in memory), then the 50
+    /// most recently finished (read from the database, so that listing old games does not
+    /// bring them back into memory), each newest first.
     pub async fn list(&self) -> Result<Value, ApiError> {
-        let store = &self.inner.store;
-        let db = |e: anyhow::Error| ApiError::internal(format!("database error: {e}"));
-        let mut rows = store.recent(true, 50).await.map_err(db)?;
-        rows.extend(store.recent(false, 50).await.map_err(db)?);
-        let games: Vec<Value> = rows.iter().map(Stored::summary).collect();
+        let cells: Vec<Arc<RoomCell>> = self
+            .inner
+            .rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        let mut live = Vec::with_capacity(cells.len());
+        for cell in cells {
+            let room = cell.room.lock().await;
+            if room.is_live() {
+                live.push(room.to_stored());
+            }
+        }
+        live.sort_by_key(|s| std::cmp::Reverse(s.updated_ms()));
+        live.truncate(LISTED);
+        let finished = self
+            .inner
+            .store
+            .finished(LISTED)
+            .await
+            .map_err(|e| ApiError::internal(format!("database error: {e}")))?;
+        let games: Vec<Value> = live.iter().chain(&finished).map(Stored::summary).collect();
         Ok(json!({ "games": games }))
     }
 

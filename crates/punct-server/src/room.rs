@@ -245,10 +245,69 @@ pub struct Stored {
     result: Option<String>,
 }
 
+/// A move as the store first keeps it: what the move changed in its game's stored form, so
+/// that storing a move appends a small row rather than writing the whole game again. The
+/// store folds these into the stored form later ([`Stored::apply`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingMove {
+    /// The game's id.
+    pub game: String,
+    /// The game's sequence number after the move.
+    pub seq: u64,
+    /// When the move was made, ms since the epoch.
+    pub at_ms: i64,
+    /// The side that moved (0 White, 1 Black).
+    pub mover: u8,
+    /// The move text.
+    pub text: String,
+    /// The mover's time left after the move (with the increment), if the game is timed.
+    pub left_ms: Option<i64>,
+}
+
 impl Stored {
     /// The game's id.
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// When the game last changed, ms since the epoch.
+    pub fn updated_ms(&self) -> i64 {
+        self.updated_ms
+    }
+
+    /// Makes `m` part of the stored form, changing it as the move changed the room: one more
+    /// move, offers withdrawn, the mover's clock charged and the other side's started. A
+    /// move already in the stored form (a sequence number not above its own) changes nothing;
+    /// one that does not follow it is refused.
+    pub fn apply(&mut self, m: &PendingMove) -> Result<(), String> {
+        if m.seq <= self.seq {
+            return Ok(());
+        }
+        if m.seq != self.seq + 1 || self.result.is_some() || m.mover > 1 {
+            return Err(format!(
+                "game {}: stored move {} (seq {}) does not follow its state (seq {})",
+                self.id, m.text, m.seq, self.seq
+            ));
+        }
+        match (&mut self.clock, m.left_ms) {
+            (Some(clock), Some(left)) => {
+                clock.remaining_ms[usize::from(m.mover)] = left;
+                clock.running_since = Some(m.at_ms);
+            }
+            (None, None) => {}
+            _ => {
+                return Err(format!(
+                    "game {}: stored move {} has no clock",
+                    self.id, m.text
+                ));
+            }
+        }
+        self.moves.push(m.text.clone());
+        self.draw_offer = None;
+        self.takeback_request = None;
+        self.seq = m.seq;
+        self.updated_ms = m.at_ms;
+        Ok(())
     }
 
     /// A line for the list of games.
@@ -374,6 +433,25 @@ impl Room {
         let mut out = Vec::with_capacity(JSON_CAPACITY);
         write_with_moves(&mut out, &self.texts, &stored);
         String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// What the last change, a move that left the game running, changed: stored instead of
+    /// the whole room. `None` if the last change was anything else.
+    pub fn pending_move(&self, event: &str) -> Option<PendingMove> {
+        let mv = self
+            .game
+            .moves()
+            .last()
+            .filter(|_| event == "move" && self.is_live())?;
+        let mover = !self.turn();
+        Some(PendingMove {
+            game: self.id.clone(),
+            seq: self.seq,
+            at_ms: self.updated_ms,
+            mover: mover.index() as u8,
+            text: mv.to_string(),
+            left_ms: self.clock.as_ref().map(|c| c.remaining_ms[mover.index()]),
+        })
     }
 
     /// Rebuilds a room from its stored form, replaying the moves with the rules. A running
@@ -830,6 +908,101 @@ mod tests {
         assert_eq!(read.moves, ["CE4:1"]);
         let back = Room::from_stored(read, 30, 30).unwrap();
         assert_eq!(back.snapshot(30, &[]), room.snapshot(30, &[]));
+    }
+
+    /// Random legal moves, some of them ending the game, with time passing between them.
+    fn play_randomly(room: &mut Room, moves: usize, seed: u64) -> Vec<Option<PendingMove>> {
+        let mut rng = seed;
+        let mut pending = Vec::new();
+        for _ in 0..moves {
+            if !room.is_live() {
+                break;
+            }
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pos = room.game.position();
+            let chosen = pos
+                .nth_legal_move((rng >> 33) % pos.count_legal_moves())
+                .unwrap();
+            let turn = room.turn();
+            let now = room.updated_ms + 100 + (rng % 900) as i64;
+            let event = room.act(&[turn], &mv(&chosen.to_string()), now).unwrap();
+            pending.push(room.pending_move(event));
+        }
+        pending
+    }
+
+    #[test]
+    fn a_pending_move_changes_the_stored_form_as_the_move_changed_the_room() {
+        for seed in 0..8 {
+            let mut room = friend_room();
+            let w = room.holder(Some("tw"));
+            room.act(&w, &Action::OfferDraw, 500).unwrap();
+            let mut stored = room.to_stored();
+            let mut rng = seed;
+            while room.is_live() {
+                let before = room.to_stored();
+                let pending = play_randomly(&mut room, 1, rng).pop().unwrap();
+                rng = rng.wrapping_add(0x9e37_79b9);
+                match pending {
+                    Some(p) => {
+                        stored.apply(&p).unwrap();
+                        assert_eq!(
+                            serde_json::to_value(&stored).unwrap(),
+                            serde_json::to_value(room.to_stored()).unwrap()
+                        );
+                        // Applied again, or to a later state, it changes nothing.
+                        stored.apply(&p).unwrap();
+                        let mut skipped = before.clone();
+                        skipped.seq += 2;
+                        assert!(skipped.apply(&p).is_ok());
+                    }
+                    // The game ended: the whole room is stored instead.
+                    None => assert!(!room.is_live()),
+                }
+            }
+            // Nothing is added to a finished game.
+            let mut done = room.to_stored();
+            let late = PendingMove {
+                game: "g".into(),
+                seq: done.seq + 1,
+                at_ms: 0,
+                mover: 0,
+                text: "TE4:0".into(),
+                left_ms: Some(1),
+            };
+            assert!(done.apply(&late).is_err());
+        }
+    }
+
+    #[test]
+    fn a_pending_move_must_follow_the_stored_form() {
+        let mut room = friend_room();
+        let mut stored = room.to_stored();
+        let pending = play_randomly(&mut room, 2, 7);
+        let second = pending[1].clone().unwrap();
+        assert!(
+            stored
+                .apply(&second)
+                .unwrap_err()
+                .contains("does not follow")
+        );
+        let mut untimed = Room::new(
+            "u".into(),
+            Mode::Friend,
+            Game::new(Variant::Standard),
+            [seat("w", Some("tw")), seat("b", Some("tb"))],
+            None,
+            0,
+        )
+        .to_stored();
+        let first = pending[0].clone().unwrap();
+        assert!(untimed.apply(&first).unwrap_err().contains("no clock"));
+        // Only a move that leaves the game running is kept as a pending move.
+        let b = room.holder(Some("tb"));
+        let event = room.act(&b, &Action::OfferDraw, 10_000).unwrap();
+        assert_eq!(room.pending_move(event), None);
     }
 
     #[test]

@@ -1,9 +1,12 @@
-//! The SQLite store under a steady stream of writes.
+//! The SQLite store: under a steady stream of writes, and with moves kept pending.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
+use punct_core::{Game, Variant};
+use punct_server::clock::Clock;
+use punct_server::room::{Action, Mode, PendingMove, Room, Seat};
 use punct_server::store::{CHECKPOINT_EVERY, Store};
 use tokio::task::JoinHandle;
 
@@ -82,6 +85,145 @@ async fn the_heartbeat_keeps_up_under_steady_writes() {
     }
     // A second, and room for a slow commit on a busy machine.
     assert!(age <= 1500, "the last heartbeat was {age} ms old");
+    drop(store);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+fn pending_rows(path: &std::path::Path) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM pending_moves", [], |r| r.get(0))
+        .unwrap()
+}
+
+fn stored_row(path: &std::path::Path, id: &str) -> serde_json::Value {
+    let data: String = rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row("SELECT data FROM games WHERE id = ?1", [id], |r| r.get(0))
+        .unwrap();
+    serde_json::from_str(&data).unwrap()
+}
+
+/// A timed friend game with both seats taken, after `plies` moves, each stored as a pending
+/// move after the game itself was stored whole.
+async fn game_with_pending_moves(store: &Store, plies: usize) -> Room {
+    let seat = |name: &str| Seat {
+        name: name.into(),
+        computer: None,
+        token: Some(format!("t{name}")),
+    };
+    let mut room = Room::new(
+        "00000000000000aa".into(),
+        Mode::Friend,
+        Game::new(Variant::Standard),
+        [seat("w"), seat("b")],
+        Some(Clock::new(60_000, 2_000)),
+        1_000,
+    );
+    store
+        .save(&room.id, room.stored_json(), true, room.updated_ms)
+        .await
+        .unwrap();
+    for ply in 0..plies {
+        let turn = room.turn();
+        let mv = room.game.position().legal_moves()[ply * 7].to_string();
+        let now = room.updated_ms + 1_500;
+        let event = room.act(&[turn], &Action::Move { text: mv }, now).unwrap();
+        store
+            .save_move(room.pending_move(event).unwrap())
+            .await
+            .unwrap();
+    }
+    room
+}
+
+/// Moves that leave their game running are stored as small rows of what they changed, not as
+/// the whole game again: reading the game applies them, and the next start folds them into
+/// the game's own row.
+#[tokio::test]
+async fn pending_moves_are_read_with_their_game_and_folded_at_the_next_start() {
+    let path = common::temp_db("pending");
+    let store = Store::open(&path).unwrap();
+    let room = game_with_pending_moves(&store, 6).await;
+    let expected = serde_json::to_value(room.to_stored()).unwrap();
+    assert_eq!(pending_rows(&path), 6);
+    assert_eq!(stored_row(&path, &room.id)["moves"], serde_json::json!([]));
+    let loaded = store.load(&room.id).await.unwrap().unwrap();
+    assert_eq!(serde_json::to_value(loaded).unwrap(), expected);
+    let live = store.live_games().await.unwrap();
+    assert_eq!(serde_json::to_value(&live[0]).unwrap(), expected);
+    drop(store);
+
+    let store = Store::open(&path).unwrap();
+    assert_eq!(pending_rows(&path), 0);
+    assert_eq!(stored_row(&path, &room.id), expected);
+    let loaded = store.load(&room.id).await.unwrap().unwrap();
+    assert_eq!(serde_json::to_value(loaded).unwrap(), expected);
+    drop(store);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+/// A pending move that does not follow its game's stored state (a damaged database) is not
+/// applied at startup: the game keeps the state it was last stored whole in, and the server
+/// still starts.
+#[tokio::test]
+async fn a_pending_move_that_does_not_follow_its_game_is_dropped() {
+    let path = common::temp_db("pending-gap");
+    let store = Store::open(&path).unwrap();
+    let room = game_with_pending_moves(&store, 3).await;
+    drop(store);
+    let before = stored_row(&path, &room.id);
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "DELETE FROM pending_moves WHERE seq = ?1",
+            [before["seq"].as_i64().unwrap() + 2],
+        )
+        .unwrap();
+    let store = Store::open(&path).unwrap();
+    assert_eq!(pending_rows(&path), 0);
+    assert_eq!(stored_row(&path, &room.id), before);
+    drop(store);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+/// A game whose pending moves hold up the oldest rows of the table for long (here: one
+/// move, then 65 536 moves of other games) is folded into its own row while the server
+/// runs, so that an idle game does not keep every later row alive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_game_is_folded_while_the_server_runs() {
+    let path = common::temp_db("pending-idle");
+    let store = Store::open(&path).unwrap();
+    let idle = game_with_pending_moves(&store, 1).await;
+    let expected = serde_json::to_value(idle.to_stored()).unwrap();
+    // Moves of 256 other games (with no rows of their own: folding them changes nothing).
+    let busy: Vec<_> = (0..256)
+        .map(|g| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                for seq in 0..256 {
+                    let m = PendingMove {
+                        game: format!("busy{g}"),
+                        seq,
+                        at_ms: 0,
+                        mover: 0,
+                        text: "TE4:0".into(),
+                        left_ms: None,
+                    };
+                    store.save_move(m).await.unwrap();
+                }
+            })
+        })
+        .collect();
+    for b in busy {
+        b.await.unwrap();
+    }
+    // Folding follows the commit that answered the last write.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while stored_row(&path, &idle.id) != expected {
+        assert!(Instant::now() < deadline, "the idle game was not folded");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     drop(store);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
