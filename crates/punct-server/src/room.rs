@@ -245,6 +245,17 @@ pub struct Stored {
     result: Option<String>,
 }
 
+/// A room's state before a move, besides the game itself (see [`Room::undo_point`]).
+#[derive(Clone, Debug)]
+pub struct UndoPoint {
+    plies: usize,
+    clock: Option<Clock>,
+    draw_offer: Option<Colour>,
+    takeback_request: Option<Colour>,
+    seq: u64,
+    updated_ms: i64,
+}
+
 /// A move as the store first keeps it: what the move changed in its game's stored form, so
 /// that storing a move appends a small row rather than writing the whole game again. The
 /// store folds these into the stored form later ([`Stored::apply`]).
@@ -558,10 +569,16 @@ impl Room {
         self.takeback_request = None;
     }
 
+    /// Whether the side to move has run out of time in a live game at `now`.
+    pub fn flag_fell(&self, now: i64) -> bool {
+        let turn = self.turn();
+        self.is_live() && self.clock.as_ref().is_some_and(|c| c.flagged(turn, now))
+    }
+
     /// Ends the game on time if the side to move has run out. Returns whether it did.
     pub fn check_flag(&mut self, now: i64) -> bool {
         let turn = self.turn();
-        let flagged = self.is_live() && self.clock.as_ref().is_some_and(|c| c.flagged(turn, now));
+        let flagged = self.flag_fell(now);
         if flagged {
             self.finish(
                 Outcome {
@@ -573,6 +590,33 @@ impl Room {
             self.touch(now);
         }
         flagged
+    }
+
+    /// What a move changes besides the game, taken before it so that [`Room::roll_back`] can
+    /// undo it.
+    pub fn undo_point(&self) -> UndoPoint {
+        UndoPoint {
+            plies: self.game.moves().len(),
+            clock: self.clock.clone(),
+            draw_offer: self.draw_offer,
+            takeback_request: self.takeback_request,
+            seq: self.seq,
+            updated_ms: self.updated_ms,
+        }
+    }
+
+    /// Undoes the move made since `point` was taken (if one was), leaving the room as it was
+    /// then.
+    pub fn roll_back(&mut self, point: UndoPoint) {
+        if self.game.moves().len() == point.plies + 1 {
+            self.game.undo();
+            self.texts.pop();
+        }
+        self.clock = point.clock;
+        self.draw_offer = point.draw_offer;
+        self.takeback_request = point.takeback_request;
+        self.seq = point.seq;
+        self.updated_ms = point.updated_ms;
     }
 
     /// Carries out `action` for the holder of `colours`, returning the event's name. On an
@@ -1003,6 +1047,36 @@ mod tests {
         let b = room.holder(Some("tb"));
         let event = room.act(&b, &Action::OfferDraw, 10_000).unwrap();
         assert_eq!(room.pending_move(event), None);
+    }
+
+    #[test]
+    fn a_move_rolled_back_leaves_the_room_as_it_was() {
+        for seed in 0..4 {
+            // A whole random game, then each of its positions again: the next move is played
+            // and rolled back before it is played for good (the last one ends the game).
+            let mut whole = friend_room();
+            play_randomly(&mut whole, usize::MAX, seed);
+            let mut room = friend_room();
+            let b = room.holder(Some("tb"));
+            room.act(&b, &Action::OfferDraw, 100).unwrap();
+            for (ply, played) in whole.game.moves().iter().enumerate() {
+                let before = serde_json::to_value(room.to_stored()).unwrap();
+                let snapshot = room.snapshot(room.updated_ms, &[]);
+                let point = room.undo_point();
+                let (turn, now) = (room.turn(), room.updated_ms + 500);
+                let action = mv(&played.to_string());
+                room.act(&[turn], &action, now).unwrap();
+                room.roll_back(point);
+                assert_eq!(
+                    serde_json::to_value(room.to_stored()).unwrap(),
+                    before,
+                    "ply {ply}"
+                );
+                assert_eq!(room.snapshot(room.updated_ms, &[]), snapshot, "ply {ply}");
+                room.act(&[turn], &action, now).unwrap();
+            }
+            assert!(!room.is_live());
+        }
     }
 
     #[test]

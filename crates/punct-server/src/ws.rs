@@ -223,7 +223,7 @@ async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> String 
             Err(e) => error_message(&e),
         },
         ClientMessage::Action(action) => match hub.act(id, token, action, false).await {
-            Ok((seq, _)) => json!({ "type": "ok", "seq": seq }).to_string(),
+            Ok((seq, _)) => format!(r#"{{"type":"ok","seq":{seq}}}"#),
             Err(e) => error_message(&e),
         },
     }
