@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use punct_core::Record;
+use punct_core::{Colour, Record};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, broadcast};
 
@@ -64,6 +64,16 @@ pub struct SeatGrant {
     pub colours: Vec<&'static str>,
     /// The game's state.
     pub state: Value,
+}
+
+/// The `state` message (API.md) of `room` as the holder of `you` sees it, written straight
+/// from the room.
+fn state_message(room: &Room, you: &[Colour]) -> String {
+    let mut msg = Vec::with_capacity(JSON_CAPACITY);
+    let _ = write!(msg, r#"{{"type":"state","seq":{},"state":"#, room.seq);
+    room.write_snapshot(&mut msg, now_ms(), you);
+    msg.push(b'}');
+    String::from_utf8(msg).unwrap_or_default()
 }
 
 /// All games.
@@ -339,19 +349,25 @@ impl Hub {
         Ok((room.seq, state))
     }
 
-    /// Subscribes to game `id`: its current state and every later event, with no gap
-    /// between them (both are taken under the game's lock).
+    /// Subscribes to game `id`: its current state as a `state` message, the colours the
+    /// holder of `token` holds, and every later event, with no gap between the state and
+    /// the events (both are taken under the game's lock).
     pub async fn subscribe(
         &self,
         id: &str,
         token: Option<&str>,
-    ) -> Result<(Value, broadcast::Receiver<Utf8Bytes>), ApiError> {
+    ) -> Result<(String, Vec<Colour>, broadcast::Receiver<Utf8Bytes>), ApiError> {
         let cell = self.room(id).await?;
         let room = cell.room.lock().await;
-        Ok((
-            room.snapshot(now_ms(), &room.holder(token)),
-            cell.events.subscribe(),
-        ))
+        let you = room.holder(token);
+        Ok((state_message(&room, &you), you, cell.events.subscribe()))
+    }
+
+    /// The state of game `id` as the holder of `token` sees it, as a `state` message.
+    pub async fn state_message(&self, id: &str, token: Option<&str>) -> Result<String, ApiError> {
+        let cell = self.room(id).await?;
+        let room = cell.room.lock().await;
+        Ok(state_message(&room, &room.holder(token)))
     }
 
     /// The positions of game `id` after each move, for review.

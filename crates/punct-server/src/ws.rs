@@ -16,6 +16,7 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::room::Action;
+use crate::room::colour_name;
 
 #[derive(Deserialize)]
 pub(crate) struct WsQuery {
@@ -89,20 +90,16 @@ fn error_message(e: &ApiError) -> String {
 }
 
 async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>) {
-    let Ok((state, mut events)) = hub.subscribe(&id, token.as_deref()).await else {
+    let Ok((state, you, mut events)) = hub.subscribe(&id, token.as_deref()).await else {
         return;
     };
-    let you = format!("\"you\":{}", state["you"]);
-    let you = if you == "\"you\":[]" {
+    let you = if you.is_empty() {
         String::new()
     } else {
-        you
+        let names: Vec<&str> = you.into_iter().map(colour_name).collect();
+        format!("\"you\":{}", json!(names))
     };
-    if socket
-        .send(Message::Text(hello(state).to_string().into()))
-        .await
-        .is_err()
-    {
+    if socket.send(Message::Text(state.into())).await.is_err() {
         return;
     }
     let token = token.as_deref();
@@ -182,8 +179,8 @@ async fn event_text(
         Ok(text) if you.is_empty() => Outgoing::Send(text),
         Ok(text) => Outgoing::Send(with_colours(&text, you).into()),
         // A client that fell too far behind gets the whole state instead.
-        Err(RecvError::Lagged(_)) => match hub.state(id, token).await {
-            Ok(state) => Outgoing::Send(hello(state).to_string().into()),
+        Err(RecvError::Lagged(_)) => match hub.state_message(id, token).await {
+            Ok(state) => Outgoing::Send(state.into()),
             Err(_) => Outgoing::Stop,
         },
         Err(RecvError::Closed) => Outgoing::Closed,
@@ -207,10 +204,6 @@ fn with_colours(event: &str, you: &str) -> String {
     out
 }
 
-fn hello(state: Value) -> Value {
-    json!({ "type": "state", "seq": state["seq"], "state": state })
-}
-
 async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> String {
     let msg = match parse_message(text) {
         Ok(m) => m,
@@ -218,8 +211,8 @@ async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> String 
     };
     match msg {
         ClientMessage::Ping => json!({ "type": "pong" }).to_string(),
-        ClientMessage::Sync => match hub.state(id, token).await {
-            Ok(state) => hello(state).to_string(),
+        ClientMessage::Sync => match hub.state_message(id, token).await {
+            Ok(state) => state,
             Err(e) => error_message(&e),
         },
         ClientMessage::Action(action) => match hub.act(id, token, action, false).await {
