@@ -50,13 +50,15 @@ fn one_move(bencher: Bencher, plies: usize) {
     let turn: [Colour; 1] = [room.turn()];
     let action = Action::Move { text };
     // The room is played on in place (a fresh copy for each run, made outside the timing).
-    bencher.with_inputs(|| room.clone()).bench_local_values(|mut next| {
-        next.act(&turn, &action, 1_000_000).unwrap();
-        let stored = next.pending_move("move");
-        let mut event = Vec::with_capacity(JSON_CAPACITY);
-        next.write_snapshot(&mut event, 1_000_000, &[]);
-        black_box((stored, event, next))
-    });
+    bencher
+        .with_inputs(|| room.clone())
+        .bench_local_values(|mut next| {
+            next.act(&turn, &action, 1_000_000).unwrap();
+            let stored = next.pending_move("move");
+            let mut event = Vec::with_capacity(JSON_CAPACITY);
+            next.write_snapshot(&mut event, 1_000_000, &[]);
+            black_box((stored, event, next))
+        });
 }
 
 /// The whole stored form, which a move that ends the game (and any other change) stores.
