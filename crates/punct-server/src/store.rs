@@ -66,15 +66,18 @@ const FOLDS_PER_COMMIT: usize = 4;
 /// commit carrying the delete is not held up (4096 at once took milliseconds).
 const TRIM_EVERY: i64 = 256;
 
+/// A game's row: its whole stored form as JSON, and the columns the lists sort on.
+struct GameRow {
+    id: String,
+    live: bool,
+    updated_ms: i64,
+    data: String,
+}
+
 /// A change to store.
 enum Change {
     /// A game's whole stored form.
-    Game {
-        id: String,
-        live: bool,
-        updated_ms: i64,
-        data: String,
-    },
+    Game(GameRow),
     /// A move that left its game running.
     Move(PendingMove),
 }
@@ -347,40 +350,34 @@ impl Db {
                     )?
                     .execute([now])?;
                 }
-                let mut row = first_id;
-                for w in batch {
-                    match &w.change {
-                        Change::Game {
-                            id,
-                            live,
-                            updated_ms,
-                            data,
-                        } => {
-                            tx.prepare_cached(
-                                "INSERT INTO games (id, live, updated_ms, data)
-                                 VALUES (?1, ?2, ?3, ?4)
-                                 ON CONFLICT (id) DO UPDATE
-                                 SET live = ?2, updated_ms = ?3, data = ?4",
-                            )?
-                            .execute(params![id, live, updated_ms, data])?;
-                        }
-                        Change::Move(m) => {
-                            tx.prepare_cached(
-                                "INSERT INTO pending_moves
-                                 (id, game, seq, at_ms, mover, move, left_ms)
-                                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                            )?
-                            .execute(params![
-                                row,
-                                m.game,
-                                m.seq as i64,
-                                m.at_ms,
-                                m.mover,
-                                m.text,
-                                m.left_ms
-                            ])?;
-                            row += 1;
-                        }
+                {
+                    let mut game = tx.prepare_cached(
+                        "INSERT INTO games (id, live, updated_ms, data) VALUES (?1, ?2, ?3, ?4)
+                         ON CONFLICT (id) DO UPDATE SET live = ?2, updated_ms = ?3, data = ?4",
+                    )?;
+                    let mut pending = tx.prepare_cached(
+                        "INSERT INTO pending_moves (id, game, seq, at_ms, mover, move, left_ms)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    )?;
+                    let mut row = first_id;
+                    for w in batch {
+                        match &w.change {
+                            Change::Game(g) => {
+                                game.execute(params![g.id, g.live, g.updated_ms, g.data])?
+                            }
+                            Change::Move(m) => {
+                                row += 1;
+                                pending.execute(params![
+                                    row - 1,
+                                    m.game,
+                                    m.seq as i64,
+                                    m.at_ms,
+                                    m.mover,
+                                    m.text,
+                                    m.left_ms
+                                ])?
+                            }
+                        };
                     }
                 }
                 tx.commit()?;
@@ -400,12 +397,7 @@ impl Db {
                 let mut row = first_id;
                 for w in batch {
                     match &w.change {
-                        Change::Game {
-                            id,
-                            live,
-                            updated_ms,
-                            data,
-                        } => {
+                        Change::Game(g) => {
                             let st = match &game {
                                 Some(st) => st,
                                 None => game.insert(tx.prepare(
@@ -415,7 +407,7 @@ impl Db {
                                          updated_ms = EXCLUDED.updated_ms, data = EXCLUDED.data",
                                 )?),
                             };
-                            tx.execute(st, &[id, live, updated_ms, data])?;
+                            tx.execute(st, &[&g.id, &g.live, &g.updated_ms, &g.data])?;
                         }
                         Change::Move(m) => {
                             let st = match &pending {
@@ -693,12 +685,12 @@ impl Store {
         live: bool,
         updated_ms: i64,
     ) -> Result<(), String> {
-        self.write(Change::Game {
+        self.write(Change::Game(GameRow {
             id: id.to_owned(),
             live,
             updated_ms,
             data,
-        })
+        }))
         .await
     }
 
@@ -808,8 +800,8 @@ impl PendingLog {
     fn committed(&mut self, change: &Change) {
         match change {
             // The row holds all of the game now.
-            Change::Game { id, .. } => {
-                if let Some(rows) = self.games.remove(id) {
+            Change::Game(g) => {
+                if let Some(rows) = self.games.remove(&g.id) {
                     self.by_oldest.remove(&rows[0]);
                 }
             }
@@ -969,12 +961,12 @@ mod tests {
     }
 
     fn whole(game: &str) -> Change {
-        Change::Game {
+        Change::Game(GameRow {
             id: game.into(),
             live: false,
             updated_ms: 0,
             data: String::new(),
-        }
+        })
     }
 
     #[test]
