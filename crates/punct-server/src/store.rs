@@ -149,23 +149,27 @@ fn postgres_pending(r: &postgres::Row) -> PendingMove {
 struct Upkeep {
     /// Games with their pending moves, oldest first.
     folds: Vec<(String, Vec<PendingMove>)>,
-    /// Rows numbered below this go (none if 0).
-    trim_below: i64,
+    /// Rows numbered below this go.
+    trim_below: Option<i64>,
 }
 
-/// `data` (a game's stored form) with `moves` applied, and the time of the last of them. A
-/// game whose moves do not fit its stored form (a damaged database) keeps it as it was: the
+/// `stored` with `moves` applied.
+fn with_moves(mut stored: Stored, moves: &[PendingMove]) -> Result<Stored, String> {
+    for m in moves {
+        stored.apply(m)?;
+    }
+    Ok(stored)
+}
+
+/// `data` (a game's row) with `moves` applied, and the time of the last of them. A game
+/// whose moves do not fit its stored form (a damaged database) keeps it as it was: the
 /// moves are dropped and the error is logged.
 fn folded(id: &str, data: &str, moves: &[PendingMove]) -> Option<(String, i64)> {
-    let fold = || {
-        let mut stored: Stored = serde_json::from_str(data).map_err(|e| e.to_string())?;
-        for m in moves {
-            stored.apply(m)?;
-        }
-        let data = serde_json::to_string(&stored).map_err(|e| e.to_string())?;
-        Ok::<_, String>((data, moves.last().map_or(0, |m| m.at_ms)))
-    };
-    fold()
+    serde_json::from_str(data)
+        .map_err(|e| e.to_string())
+        .and_then(|stored| with_moves(stored, moves))
+        .and_then(|stored| serde_json::to_string(&stored).map_err(|e| e.to_string()))
+        .map(|data| (data, moves.last().map_or(0, |m| m.at_ms)))
         .inspect_err(|e| tracing::error!("game {id}: pending moves not kept: {e}"))
         .ok()
 }
@@ -182,9 +186,9 @@ impl Upkeep {
                     .execute(params![id, updated_ms, data])?;
             }
         }
-        if self.trim_below > 0 {
+        if let Some(below) = self.trim_below {
             tx.prepare_cached("DELETE FROM pending_moves WHERE id < ?1")?
-                .execute([self.trim_below])?;
+                .execute([below])?;
         }
         Ok(())
     }
@@ -201,11 +205,8 @@ impl Upkeep {
                 )?;
             }
         }
-        if self.trim_below > 0 {
-            tx.execute(
-                "DELETE FROM pending_moves WHERE id < $1",
-                &[&self.trim_below],
-            )?;
+        if let Some(below) = self.trim_below {
+            tx.execute("DELETE FROM pending_moves WHERE id < $1", &[&below])?;
         }
         Ok(())
     }
@@ -363,21 +364,21 @@ impl Db {
                     for w in batch {
                         match &w.change {
                             Change::Game(g) => {
-                                game.execute(params![g.id, g.live, g.updated_ms, g.data])?
+                                game.execute(params![g.id, g.live, g.updated_ms, g.data])?;
                             }
                             Change::Move(m) => {
-                                row += 1;
                                 pending.execute(params![
-                                    row - 1,
+                                    row,
                                     m.game,
                                     m.seq as i64,
                                     m.at_ms,
                                     m.mover,
                                     m.text,
                                     m.left_ms
-                                ])?
+                                ])?;
+                                row += 1;
                             }
-                        };
+                        }
                     }
                 }
                 tx.commit()?;
@@ -487,9 +488,8 @@ impl Db {
         }
     }
 
-    /// Folds every pending move into its game's row and empties `pending_moves`: done at
-    /// startup, before anything else is written.
-    fn fold_all(&mut self) -> anyhow::Result<()> {
+    /// Every game's pending moves, oldest first, the games in the order of their oldest.
+    fn pending_by_game(&mut self) -> anyhow::Result<Vec<(String, Vec<PendingMove>)>> {
         let mut games: Vec<(String, Vec<PendingMove>)> = Vec::new();
         let mut index = HashMap::new();
         for m in self.pending_moves(None)? {
@@ -499,9 +499,15 @@ impl Db {
             });
             games[at].1.push(m);
         }
+        Ok(games)
+    }
+
+    /// Folds every pending move into its game's row and empties `pending_moves`: done at
+    /// startup, before anything else is written.
+    fn fold_all(&mut self) -> anyhow::Result<()> {
         let upkeep = Upkeep {
-            folds: games,
-            trim_below: i64::MAX,
+            folds: self.pending_by_game()?,
+            trim_below: Some(i64::MAX),
         };
         self.commit(&[], false, 1, &upkeep)
     }
@@ -521,19 +527,14 @@ impl Db {
                 .map(|r| r.get(0)),
         };
         let Some(data) = data else { return Ok(None) };
-        let mut stored: Stored = serde_json::from_str(&data)?;
-        for m in &moves {
-            stored.apply(m).map_err(anyhow::Error::msg)?;
-        }
-        Ok(Some(stored))
+        let stored = with_moves(serde_json::from_str(&data)?, &moves);
+        Ok(Some(stored.map_err(anyhow::Error::msg)?))
     }
 
     /// Every game still being played, with its pending moves applied.
     fn live_games(&mut self) -> anyhow::Result<Vec<Stored>> {
-        let mut moves: HashMap<String, Vec<PendingMove>> = HashMap::new();
-        for m in self.pending_moves(None)? {
-            moves.entry(m.game.clone()).or_default().push(m);
-        }
+        let moves: HashMap<String, Vec<PendingMove>> =
+            self.pending_by_game()?.into_iter().collect();
         let rows: Vec<String> = match self {
             Db::Sqlite(c) => c
                 .prepare_cached("SELECT data FROM games WHERE live = 1")?
@@ -547,11 +548,9 @@ impl Db {
         };
         rows.iter()
             .map(|data| {
-                let mut stored: Stored = serde_json::from_str(data)?;
-                for m in moves.get(stored.id()).into_iter().flatten() {
-                    stored.apply(m).map_err(anyhow::Error::msg)?;
-                }
-                Ok(stored)
+                let stored: Stored = serde_json::from_str(data)?;
+                let pending = moves.get(stored.id()).map_or(&[][..], Vec::as_slice);
+                with_moves(stored, pending).map_err(anyhow::Error::msg)
             })
             .collect()
     }
@@ -872,7 +871,7 @@ fn upkeep(db: &mut Db, log: &mut PendingLog) -> (Due, Upkeep) {
         Ok(folds) => {
             let upkeep = Upkeep {
                 folds,
-                trim_below: log.trim_below().unwrap_or(0),
+                trim_below: log.trim_below(),
             };
             (due, upkeep)
         }
@@ -929,7 +928,11 @@ fn write_loop(mut db: Db, rx: mpsc::Receiver<Write>, at: &Location, checkpointed
             .commit(&batch, heartbeat.take(), log.next_id, &upkeep)
             .map_err(|e| format!("database error: {e}"));
         match &result {
-            Ok(()) => log.kept_from = log.kept_from.max(upkeep.trim_below),
+            Ok(()) => {
+                if let Some(below) = upkeep.trim_below {
+                    log.kept_from = below;
+                }
+            }
             Err(e) => {
                 tracing::error!("{e}");
                 log.put_back(due);

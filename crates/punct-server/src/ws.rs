@@ -15,8 +15,7 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::error::ApiError;
 use crate::hub::Hub;
-use crate::room::Action;
-use crate::room::colour_name;
+use crate::room::{Action, colour_name};
 
 #[derive(Deserialize)]
 pub(crate) struct WsQuery {
