@@ -37,6 +37,8 @@ pub struct Config {
     pub addr: SocketAddr,
     /// The SQLite file, or a `postgres://` URL to keep the games in PostgreSQL.
     pub db: PathBuf,
+    /// Worker threads of the async runtime, which does all the network work.
+    pub workers: usize,
     /// Engine threads.
     pub engine_threads: usize,
     /// Searches that may wait for an engine thread before new ones are refused.
@@ -51,6 +53,10 @@ impl Default for Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("punct.db"),
+            // One core is left to the database writer and the rest of the machine: on 2 cores
+            // a second worker made the slowest moves slower, since four busy threads then
+            // share two cores (docs/server.md).
+            workers: cores.saturating_sub(1).max(1),
             // Leave a core for the network side.
             engine_threads: cores.saturating_sub(1).max(1),
             engine_queue: 64,
@@ -84,6 +90,7 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
 /// Serves with `config`, building its own async runtime; returns only on error.
 pub fn serve(config: Config) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(config.workers.max(1))
         .enable_all()
         .build()?;
     runtime.block_on(async {

@@ -152,4 +152,7 @@ pub struct ServeArgs {
     /// (`postgres://user:password@host/database`) when one machine is outgrown.
     #[arg(long, default_value = "punct.db")]
     pub db: std::path::PathBuf,
+    /// Worker threads for the network side [default: one per core, less one]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub workers: Option<u16>,
 }

@@ -120,3 +120,57 @@ fn errors_go_to_standard_error_with_a_failing_status() {
     assert_eq!(lines[0], lines[2]);
     assert_eq!(lines[2].split(' ').count(), 4986);
 }
+
+/// The async runtime's worker threads of process `pid`, by their names in /proc.
+fn runtime_workers(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .filter(|t| {
+            let comm = t.as_ref().unwrap().path().join("comm");
+            std::fs::read_to_string(comm).is_ok_and(|name| name.trim() == "tokio-rt-worker")
+        })
+        .count()
+}
+
+/// Starts `punct serve` with `args` on a free port and a fresh database, returns the number
+/// of runtime workers once it serves, and stops it.
+fn workers_of_serve(args: &[&str]) -> usize {
+    let dir = std::env::temp_dir().join(format!("punct-cli-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join(format!("workers-{}.db", args.len()));
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
+        .args(["serve", "--addr", &addr, "--db", db.to_str().unwrap()])
+        .args(args)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The server says where it serves once it listens; the runtime is built before that.
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert!(line.contains("serving on"), "{line}");
+    let workers = runtime_workers(child.id());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    workers
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn serve_leaves_a_core_to_the_rest_unless_told_how_many_workers() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(workers_of_serve(&[]), (cores - 1).max(1));
+    assert_eq!(workers_of_serve(&["--workers", "3"]), 3);
+    let zero = punct(&["serve", "--workers", "0"], "");
+    assert!(!zero.status.success());
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("invalid value '0' for '--workers"));
+}

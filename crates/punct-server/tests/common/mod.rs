@@ -39,6 +39,7 @@ pub async fn start_in_process(db: &Path) -> String {
         engine_threads: 1,
         engine_queue: 16,
         engine_movetime: Duration::from_millis(50),
+        ..punct_server::Config::default()
     };
     tokio::spawn(punct_server::serve_on(listener, config));
     format!("http://{addr}")

@@ -7,14 +7,17 @@ pub fn defaults() -> ServeArgs {
     ServeArgs {
         addr: std::net::SocketAddr::from(([127, 0, 0, 1], 8080)),
         db: "punct.db".into(),
+        workers: None,
     }
 }
 
 /// Serves until the process is stopped.
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let defaults = punct_server::Config::default();
     punct_server::serve(punct_server::Config {
         addr: args.addr,
         db: args.db,
-        ..punct_server::Config::default()
+        workers: args.workers.map_or(defaults.workers, usize::from),
+        ..defaults
     })
 }
