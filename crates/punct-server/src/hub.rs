@@ -16,7 +16,7 @@ use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::new_game::{self, NewGame, random_hex};
 use crate::replay::{chrono_date, replay_json};
-use crate::room::{Action, JSON_CAPACITY, Room, Stored, colour_name};
+use crate::room::{Action, JSON_CAPACITY, Room, Stored, colour_name, json_text};
 use crate::store::Store;
 
 /// Events kept for a slow watcher before it must resynchronise from a fresh state. Each
@@ -73,7 +73,7 @@ fn state_message(room: &Room, you: &[Colour]) -> String {
     let _ = write!(msg, r#"{{"type":"state","seq":{},"state":"#, room.seq);
     room.write_snapshot(&mut msg, now_ms(), you);
     msg.push(b'}');
-    String::from_utf8(msg).unwrap_or_default()
+    json_text(msg)
 }
 
 /// All games.
@@ -224,9 +224,7 @@ impl Hub {
         msg.extend_from_slice(br#","state":"#);
         room.write_snapshot(&mut msg, now_ms(), &[]);
         msg.push(b'}');
-        if let Ok(msg) = String::from_utf8(msg) {
-            let _ = cell.events.send(msg.into());
-        }
+        let _ = cell.events.send(json_text(msg).into());
         cell.clock_changed.notify_one();
         if !room.is_live() {
             // A finished game changes no more: let it leave memory once its watchers go; it

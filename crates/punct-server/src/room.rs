@@ -97,6 +97,14 @@ pub struct Room {
 /// Room for a state or stored form in JSON without growing the buffer (they are 1–3 KB).
 pub const JSON_CAPACITY: usize = 4096;
 
+/// The JSON text written into `out`. serde_json and the room's own writers only write UTF-8,
+/// so this never changes a byte; if a bug ever broke that, the text would still be kept
+/// whole (with replacement characters) rather than turned into an empty string that would
+/// be stored or sent in place of a game.
+pub(crate) fn json_text(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// The moves of a game as the JSON list of their texts (`["TE4:0","TK5:0"]`), extended and
 /// shortened move by move. Move texts hold no quotes, commas or escapes.
 #[derive(Clone, Debug)]
@@ -443,7 +451,7 @@ impl Room {
         };
         let mut out = Vec::with_capacity(JSON_CAPACITY);
         write_with_moves(&mut out, &self.texts, &stored);
-        String::from_utf8(out).unwrap_or_default()
+        json_text(out)
     }
 
     /// What the last change, a move that left the game running, changed: stored instead of
@@ -792,7 +800,7 @@ impl Room {
     pub fn snapshot_json(&self, now: i64, you: &[Colour]) -> String {
         let mut out = Vec::with_capacity(JSON_CAPACITY);
         self.write_snapshot(&mut out, now, you);
-        String::from_utf8(out).unwrap_or_default()
+        json_text(out)
     }
 
     /// Appends [`Room::snapshot`] as JSON text to `out`.
@@ -885,6 +893,18 @@ mod tests {
 
     fn mv(text: &str) -> Action {
         Action::Move { text: text.into() }
+    }
+
+    #[test]
+    fn json_text_keeps_every_byte_it_can() {
+        let state = friend_room().snapshot_json(0, &[]);
+        assert_eq!(json_text(state.clone().into_bytes()), state);
+        // A broken byte (which no writer makes) costs one character, never the whole text.
+        let mut broken = state.clone().into_bytes();
+        broken[1] = 0xff;
+        let kept = json_text(broken);
+        assert_eq!(kept.chars().count(), state.chars().count());
+        assert!(kept.ends_with(&state[2..]));
     }
 
     #[test]
