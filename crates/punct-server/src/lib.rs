@@ -50,15 +50,16 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let all_but_one = cores.saturating_sub(1).max(1);
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("punct.db"),
             // One core is left to the database writer and the rest of the machine: on 2 cores
             // a second worker made the slowest moves slower, since four busy threads then
             // share two cores (docs/server.md).
-            workers: cores.saturating_sub(1).max(1),
-            // Leave a core for the network side.
-            engine_threads: cores.saturating_sub(1).max(1),
+            workers: all_but_one,
+            // Leave a core for the network side (the engine's threads are in the idle class).
+            engine_threads: all_but_one,
             engine_queue: 64,
             engine_movetime: Duration::from_secs(2),
         }
