@@ -133,8 +133,10 @@ fn runtime_workers(pid: u32) -> usize {
 }
 
 /// Starts `punct serve` with `args` on a free port and a fresh database, returns the number
-/// of runtime workers once it serves, and stops it.
-fn workers_of_serve(args: &[&str]) -> usize {
+/// of runtime workers once it serves, and stops it. A worker takes its name only once its
+/// thread runs, so the count is read until it reaches `expected` (or 5 s pass), then once
+/// more a moment later, so that a count above `expected` is seen too.
+fn workers_of_serve(args: &[&str], expected: usize) -> usize {
     let dir = std::env::temp_dir().join(format!("punct-cli-serve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join(format!("workers-{}.db", args.len()));
@@ -157,6 +159,11 @@ fn workers_of_serve(args: &[&str]) -> usize {
     )
     .unwrap();
     assert!(line.contains("serving on"), "{line}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while runtime_workers(child.id()) < expected && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
     let workers = runtime_workers(child.id());
     child.kill().unwrap();
     child.wait().unwrap();
@@ -168,8 +175,9 @@ fn workers_of_serve(args: &[&str]) -> usize {
 #[cfg(target_os = "linux")]
 fn serve_leaves_a_core_to_the_rest_unless_told_how_many_workers() {
     let cores = std::thread::available_parallelism().unwrap().get();
-    assert_eq!(workers_of_serve(&[]), (cores - 1).max(1));
-    assert_eq!(workers_of_serve(&["--workers", "3"]), 3);
+    let all_but_one = (cores - 1).max(1);
+    assert_eq!(workers_of_serve(&[], all_but_one), all_but_one);
+    assert_eq!(workers_of_serve(&["--workers", "3"], 3), 3);
     let zero = punct(&["serve", "--workers", "0"], "");
     assert!(!zero.status.success());
     assert!(String::from_utf8_lossy(&zero.stderr).contains("invalid value '0' for '--workers"));
