@@ -16,6 +16,9 @@
 //! It starts target/release/punct-server (beside the examples folder) on a free port with a
 //! fresh SQLite database (or the `postgres://` URL in `LOAD_DB`), so the server's memory is
 //! measured alone.
+//!
+//! The generator looks at its sockets every 100 µs rather than sleeping until one is ready
+//! (see [`POLL_EVERY`]); `LOAD_POLL_US=0` makes it sleep in epoll as an ordinary client does.
 
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
@@ -121,6 +124,30 @@ const WATCHER_READ_BUFFER: usize = 4 * 1024;
 /// Reads, without waiting, every message already received on `socket`.
 fn read_waiting(socket: &mut Socket) {
     while let Some(Some(Ok(_))) = socket.next().now_or_never() {}
+}
+
+/// How often the generator looks at its sockets when it has nothing to do.
+///
+/// A client asleep in epoll is woken by the server's send, inside the server's own system
+/// call: on loopback the server's thread pays for waking the generator's (an
+/// inter-processor interrupt, which on this virtual machine was 13% of the server's busiest
+/// thread), a cost that clients on other machines never put on a server. Waking on its own
+/// timer instead, as a network card moderates its interrupts, leaves that cost with the
+/// generator; a broadcast may be read up to this much later, which only adds to the
+/// latency measured.
+const POLL_EVERY: Duration = Duration::from_micros(100);
+
+/// Keeps the runtime from sleeping in epoll: the thread sleeps `every` on a timer, then
+/// yields, so that the runtime looks at the sockets without waiting and runs whatever is
+/// ready before this task sleeps again.
+async fn poll_sockets(every: Duration) {
+    // Timer slack (50 µs by default) would stretch each sleep by half.
+    // SAFETY: PR_SET_TIMERSLACK only sets this thread's timer slack.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1_u64, 0, 0, 0) };
+    loop {
+        std::thread::sleep(every);
+        tokio::task::yield_now().await;
+    }
 }
 
 /// The sequence number of a server message, read from its head (`{"type":…,"seq":N,…`)
@@ -327,6 +354,12 @@ async fn main() {
     let rss_before = rss_kib(pid);
 
     let drawn = std::sync::Arc::new(random_games(games * 8));
+    let poll_every = std::env::var("LOAD_POLL_US").map_or(POLL_EVERY, |us| {
+        Duration::from_micros(us.parse().expect("LOAD_POLL_US is a number of µs"))
+    });
+    if !poll_every.is_zero() {
+        tokio::spawn(poll_sockets(poll_every));
+    }
     let server_cpu = cpu_seconds(&pid.to_string());
     let own_cpu = cpu_seconds("self");
     let start = Instant::now();
@@ -368,10 +401,15 @@ async fn main() {
     latencies.sort_unstable();
     let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
     println!(
-        "games in parallel: {games} (each: 2 players + 1 watcher on WebSocket), pace: {}",
+        "games in parallel: {games} (each: 2 players + 1 watcher on WebSocket), pace: {}, sockets {}",
         pace.map_or("as fast as accepted".to_owned(), |p| format!(
             "one move per {p:?} per game"
-        ))
+        )),
+        if poll_every.is_zero() {
+            "waited on in epoll".to_owned()
+        } else {
+            format!("looked at every {poll_every:?}")
+        }
     );
     if engine_games > 0 {
         println!(
