@@ -97,8 +97,6 @@ impl Position {
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
         let mover = self.turn;
-        let mut planes = Planes::new(self);
-
         let reserve = self.reserve[mover.index()];
         if reserve.total() > 0 {
             let free = self.placeable();
@@ -115,6 +113,9 @@ impl Position {
             }
         }
 
+        // Built only once the placements are done: a search that stops at the first legal
+        // move (whether the game can go on, after every move played) rarely needs it.
+        let mut planes = Planes::new(self);
         let mut own = self.visible[mover.index()];
         for id in ids_of(mover) {
             if self.is_free(id) {

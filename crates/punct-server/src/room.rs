@@ -3,6 +3,7 @@
 //! room before anyone hears of the change.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::sync::Arc;
 
 use punct_core::{Colour, Game, Move, Outcome, PlayError, Position, Termination};
@@ -143,16 +144,23 @@ impl MoveTexts {
 }
 
 /// Appends `value`, which serde writes as a JSON object, with `"moves":` and `moves` (JSON
-/// text, copied as it is) put first among its fields.
-fn write_with_moves(out: &mut Vec<u8>, moves: &MoveTexts, value: &impl Serialize) {
+/// text, copied as it is) put first among its fields, then the fields `more` writes (each
+/// as `,"key":value`).
+fn write_with_moves(
+    out: &mut Vec<u8>,
+    moves: &MoveTexts,
+    more: impl FnOnce(&mut Vec<u8>),
+    value: &impl Serialize,
+) {
     out.extend_from_slice(b"{\"moves\":");
     out.extend_from_slice(moves.0.as_bytes());
-    out.push(b',');
+    more(out);
     let at = out.len();
     // Writing into a Vec cannot fail, and the views hold nothing serde could refuse.
     let _ = serde_json::to_writer(&mut *out, value);
-    // The object's own opening brace, already written above.
-    out.remove(at);
+    // The object's own opening brace becomes the comma after the fields above (removing it
+    // would move the whole object back by a byte).
+    out[at] = b',';
 }
 
 /// The stored form written straight from a room, without copying it ([`Stored`] reads it).
@@ -218,7 +226,6 @@ struct Snapshot<'a> {
     mode: Mode,
     variant: &'static str,
     start: &'a str,
-    position: String,
     turn: &'static str,
     centre: Centre,
     seats: Seats<'a>,
@@ -450,7 +457,7 @@ impl Room {
             result: self.game.outcome().map(|o| o.to_string()),
         };
         let mut out = Vec::with_capacity(JSON_CAPACITY);
-        write_with_moves(&mut out, &self.texts, &stored);
+        write_with_moves(&mut out, &self.texts, |_| {}, &stored);
         json_text(out)
     }
 
@@ -805,7 +812,15 @@ impl Room {
 
     /// Appends [`Room::snapshot`] as JSON text to `out`.
     pub fn write_snapshot(&self, out: &mut Vec<u8>, now: i64, you: &[Colour]) {
-        write_with_moves(out, &self.texts, &self.view(now, you));
+        // The position's text is written as it is: it holds nothing JSON would escape, and
+        // going through serde meant a string to allocate and to scan for escapes (the longest
+        // one in every event).
+        let position = |out: &mut Vec<u8>| {
+            out.extend_from_slice(b",\"position\":\"");
+            let _ = write!(out, "{}", self.game.position());
+            out.push(b'"');
+        };
+        write_with_moves(out, &self.texts, position, &self.view(now, you));
     }
 
     fn view(&self, now: i64, you: &[Colour]) -> Snapshot<'_> {
@@ -848,7 +863,6 @@ impl Room {
             mode: self.mode,
             variant: pos.variant().name(),
             start: &self.start_text,
-            position: pos.to_string(),
             turn: colour_name(turn),
             centre: Centre { white, black },
             seats: Seats {
@@ -995,6 +1009,25 @@ mod tests {
             pending.push(room.pending_move(event));
         }
         pending
+    }
+
+    #[test]
+    fn the_state_carries_the_position_text_and_the_moves_whole() {
+        for seed in 0..4_u64 {
+            let mut room = friend_room();
+            while room.is_live() {
+                let ply = room.game.moves().len() as u64;
+                play_randomly(&mut room, 1, seed * 1000 + ply);
+                // The position's text is written into the JSON as it is: any character that
+                // JSON escapes would break the text or change the value read back.
+                let state: Value =
+                    serde_json::from_str(&room.snapshot_json(room.updated_ms, &[])).unwrap();
+                assert_eq!(state["position"], room.game.position().to_string());
+                let moves: Vec<String> = room.game.moves().iter().map(|m| m.to_string()).collect();
+                assert_eq!(state["moves"], json!(moves));
+                assert_eq!(state["seq"], room.seq);
+            }
+        }
     }
 
     #[test]
