@@ -65,6 +65,14 @@ fn is_legal(bencher: Bencher, name: &str) {
         });
 }
 
+/// Whether the side to move has a legal move: asked after every move played, to see
+/// whether the game can go on.
+#[divan::bench(args = POSITIONS)]
+fn has_legal_move(bencher: Bencher, name: &str) {
+    let pos = position(name);
+    bencher.bench_local(|| black_box(&pos).has_legal_move());
+}
+
 #[divan::bench(args = POSITIONS)]
 fn random_move(bencher: Bencher, name: &str) {
     let pos = position(name);
