@@ -53,8 +53,8 @@ fn one_move(bencher: Bencher, plies: usize) {
     bencher
         .with_inputs(|| room.clone())
         .bench_local_values(|mut next| {
-            next.act(&turn, &action, 1_000_000).unwrap();
-            let stored = next.pending_move("move");
+            let change = next.act(&turn, &action, 1_000_000).unwrap();
+            let stored = next.pending_move(change);
             let mut event = Vec::with_capacity(JSON_CAPACITY);
             next.write_snapshot(&mut event, 1_000_000, &[]);
             black_box((stored, event, next))

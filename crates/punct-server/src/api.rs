@@ -5,7 +5,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::map_response;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
 use punct_core::{Game, Position};
 use serde::Deserialize;
@@ -35,11 +35,14 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/action", post(action))
         .route("/api/games/{id}/move", post(play))
-        .route("/api/games/{id}/resign", post(resign))
-        .route("/api/games/{id}/draw", post(draw))
-        .route("/api/games/{id}/draw/decline", post(decline_draw))
-        .route("/api/games/{id}/takeback", post(takeback))
-        .route("/api/games/{id}/takeback/decline", post(decline_takeback))
+        .route("/api/games/{id}/resign", plain(Action::Resign))
+        .route("/api/games/{id}/draw", plain(Action::OfferDraw))
+        .route("/api/games/{id}/draw/decline", plain(Action::DeclineDraw))
+        .route("/api/games/{id}/takeback", plain(Action::Takeback))
+        .route(
+            "/api/games/{id}/takeback/decline",
+            plain(Action::DeclineTakeback),
+        )
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/ws", get(ws::upgrade))
@@ -200,54 +203,17 @@ async fn play(
     act(&hub, &id, &headers, Action::Move { text: req.text }).await
 }
 
-async fn resign(
-    State(hub): State<Hub>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    parse::<NoFields>(&body)?;
-    act(&hub, &id, &headers, Action::Resign).await
-}
-
-async fn draw(
-    State(hub): State<Hub>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    parse::<NoFields>(&body)?;
-    act(&hub, &id, &headers, Action::OfferDraw).await
-}
-
-async fn decline_draw(
-    State(hub): State<Hub>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    parse::<NoFields>(&body)?;
-    act(&hub, &id, &headers, Action::DeclineDraw).await
-}
-
-async fn takeback(
-    State(hub): State<Hub>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    parse::<NoFields>(&body)?;
-    act(&hub, &id, &headers, Action::Takeback).await
-}
-
-async fn decline_takeback(
-    State(hub): State<Hub>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    parse::<NoFields>(&body)?;
-    act(&hub, &id, &headers, Action::DeclineTakeback).await
+/// The route of an action without fields, at a path of its own: its body is `{}` or empty.
+fn plain(action: Action) -> MethodRouter<Hub> {
+    post(
+        move |State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap, body: Bytes| {
+            let action = action.clone();
+            async move {
+                parse::<NoFields>(&body)?;
+                act(&hub, &id, &headers, action).await
+            }
+        },
+    )
 }
 
 async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {

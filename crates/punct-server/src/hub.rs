@@ -2,8 +2,9 @@
 //! watched by a timer per game, and the computer's moves fetched from the engine pool.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::io::Write as _;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -16,7 +17,7 @@ use crate::engine_pool::EnginePool;
 use crate::error::ApiError;
 use crate::new_game::{self, NewGame, random_hex};
 use crate::replay::{chrono_date, replay_json};
-use crate::room::{Action, JSON_CAPACITY, Room, Stored, colour_name, json_text};
+use crate::room::{Action, Change, JSON_CAPACITY, Room, Stored, colour_name, json_text};
 use crate::store::Store;
 
 /// Events kept for a slow watcher before it must resynchronise from a fresh state. Each
@@ -114,17 +115,21 @@ impl Hub {
         Ok(hub)
     }
 
-    /// Puts a room in the map and starts its background tasks.
+    /// The live games by id. A panic elsewhere while it was held leaves the map as it was
+    /// (every change to it is a single insertion or removal), so it stays usable.
+    fn rooms(&self) -> MutexGuard<'_, HashMap<String, Arc<RoomCell>>> {
+        self.inner.rooms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Puts a room in the map and starts its background tasks, unless another request put
+    /// the same game there meanwhile: returns the cell the map holds.
     fn insert(&self, room: Room) -> Arc<RoomCell> {
-        let id = room.id.clone();
         let timed = room.clock.is_some() && room.is_live();
         let computer = room.computer_to_move().map(|_| room.seq);
-        let cell = RoomCell::new(room);
-        self.inner
-            .rooms
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id.clone(), cell.clone());
+        let cell = match self.rooms().entry(room.id.clone()) {
+            Entry::Occupied(held) => return held.get().clone(),
+            Entry::Vacant(free) => free.insert(RoomCell::new(room)).clone(),
+        };
         if timed {
             tokio::spawn(self.clone().watch_clock(cell.clone()));
         }
@@ -136,13 +141,7 @@ impl Hub {
 
     /// The game `id`, loaded from the database if it is not in memory.
     pub async fn room(&self, id: &str) -> Result<Arc<RoomCell>, ApiError> {
-        let found = self
-            .inner
-            .rooms
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .cloned();
+        let found = self.rooms().get(id).cloned();
         if let Some(cell) = found {
             return Ok(cell);
         }
@@ -164,15 +163,7 @@ impl Hub {
             // Finished games never change: serve them without keeping them in memory.
             return Ok(RoomCell::new(room));
         }
-        // Another request may have loaded it meanwhile; keep the first.
-        let existing = self
-            .inner
-            .rooms
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .cloned();
-        Ok(existing.unwrap_or_else(|| self.insert(room)))
+        Ok(self.insert(room))
     }
 
     /// Stores `next` and, once it is committed, makes it the room's state and tells everyone.
@@ -181,20 +172,20 @@ impl Hub {
         cell: &Arc<RoomCell>,
         room: &mut Room,
         next: Room,
-        event: &str,
+        change: Change,
         extra: Value,
     ) -> Result<(), ApiError> {
-        self.store(&next, event).await?;
+        self.store(&next, change).await?;
         *room = next;
-        self.announce(cell, room, event, &extra);
+        self.announce(cell, room, change, &extra);
         Ok(())
     }
 
-    /// Stores the change `event` that made `room`, returning once it is committed: a move
-    /// that leaves the game running as a pending move, anything else as the whole room.
-    async fn store(&self, room: &Room, event: &str) -> Result<(), ApiError> {
+    /// Stores the change that made `room`, returning once it is committed: a move that
+    /// leaves the game running as a pending move, anything else as the whole room.
+    async fn store(&self, room: &Room, change: Change) -> Result<(), ApiError> {
         let store = &self.inner.store;
-        match room.pending_move(event) {
+        match room.pending_move(change) {
             Some(m) => store.save_move(m).await,
             None => {
                 store
@@ -210,16 +201,18 @@ impl Hub {
         .map_err(ApiError::internal)
     }
 
-    /// Tells everyone of the stored change `event` that made `room`, and starts what follows
-    /// from it.
-    fn announce(&self, cell: &Arc<RoomCell>, room: &Room, event: &str, extra: &Value) {
+    /// Tells everyone of the stored change that made `room`, and starts what follows from it.
+    fn announce(&self, cell: &Arc<RoomCell>, room: &Room, change: Change, extra: &Value) {
         // The event is written once for every watcher; seat holders get their colours put
         // into its `"you":[]` by their sockets.
         let mut msg = Vec::with_capacity(JSON_CAPACITY);
-        let _ = write!(msg, r#"{{"type":"event","seq":{},"event":"#, room.seq);
         // Writing into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut msg, event);
-        msg.extend_from_slice(br#","detail":"#);
+        let _ = write!(
+            msg,
+            r#"{{"type":"event","seq":{},"event":"{}","detail":"#,
+            room.seq,
+            change.name()
+        );
         let _ = serde_json::to_writer(&mut msg, extra);
         msg.extend_from_slice(br#","state":"#);
         room.write_snapshot(&mut msg, now_ms(), &[]);
@@ -229,11 +222,7 @@ impl Hub {
         if !room.is_live() {
             // A finished game changes no more: let it leave memory once its watchers go; it
             // is read back from the database if asked for.
-            self.inner
-                .rooms
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&room.id);
+            self.rooms().remove(&room.id);
         }
         if room.computer_to_move().is_some() {
             tokio::spawn(self.clone().play_computer(cell.clone(), room.seq));
@@ -279,7 +268,7 @@ impl Hub {
             &cell,
             &mut room,
             next,
-            "joined",
+            Change::Joined,
             json!({ "colour": colour_name(colour) }),
         )
         .await?;
@@ -318,19 +307,19 @@ impl Hub {
             // A move is played on the room itself rather than on a copy (copying the room
             // was 2% of the server's work under load), and taken back if it cannot be stored.
             let undo = room.undo_point();
-            let event = room.act(&colours, &action, now)?;
-            if let Err(e) = self.store(&room, event).await {
+            let change = room.act(&colours, &action, now)?;
+            if let Err(e) = self.store(&room, change).await {
                 room.roll_back(undo);
                 return Err(e);
             }
             let detail = json!({ "move": room.game.moves().last().map(|m| m.to_string()) });
-            self.announce(&cell, &room, event, &detail);
+            self.announce(&cell, &room, change, &detail);
             let state = want_state.then(|| room.snapshot_json(now, &colours));
             return Ok((room.seq, state));
         }
         let mut next = room.clone();
         if next.check_flag(now) {
-            self.commit(&cell, &mut room, next, "timeout", Value::Null)
+            self.commit(&cell, &mut room, next, Change::Timeout, Value::Null)
                 .await?;
             return Err(ApiError::conflict(format!(
                 "the game is over: {}",
@@ -340,8 +329,8 @@ impl Hub {
                     .unwrap_or_default()
             )));
         }
-        let event = next.act(&colours, &action, now)?;
-        self.commit(&cell, &mut room, next, event, Value::Null)
+        let change = next.act(&colours, &action, now)?;
+        self.commit(&cell, &mut room, next, change, Value::Null)
             .await?;
         let state = want_state.then(|| room.snapshot_json(now, &colours));
         Ok((room.seq, state))
@@ -394,14 +383,7 @@ impl Hub {
     /// most recently finished (read from the database, so that listing old games does not
     /// bring them back into memory), each newest first.
     pub async fn list(&self) -> Result<Value, ApiError> {
-        let cells: Vec<Arc<RoomCell>> = self
-            .inner
-            .rooms
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .values()
-            .cloned()
-            .collect();
+        let cells: Vec<Arc<RoomCell>> = self.rooms().values().cloned().collect();
         let mut live = Vec::with_capacity(cells.len());
         for cell in cells {
             let room = cell.room.lock().await;
@@ -450,7 +432,7 @@ impl Hub {
             let mut next = room.clone();
             if next.check_flag(now_ms())
                 && let Err(e) = self
-                    .commit(&cell, &mut room, next, "timeout", Value::Null)
+                    .commit(&cell, &mut room, next, Change::Timeout, Value::Null)
                     .await
             {
                 tracing::error!("game {}: cannot store the time forfeit: {e}", room.id);
@@ -504,7 +486,7 @@ impl Hub {
             let now = now_ms();
             if next.check_flag(now) {
                 if let Err(e) = self
-                    .commit(&cell, &mut room, next, "timeout", Value::Null)
+                    .commit(&cell, &mut room, next, Change::Timeout, Value::Null)
                     .await
                 {
                     tracing::error!("cannot store the time forfeit: {e}");
@@ -515,9 +497,9 @@ impl Hub {
                 text: mv.to_string(),
             };
             match next.act(&[turn], &action, now) {
-                Ok(event) => {
+                Ok(change) => {
                     let detail = json!({ "move": mv.to_string() });
-                    if let Err(e) = self.commit(&cell, &mut room, next, event, detail).await {
+                    if let Err(e) = self.commit(&cell, &mut room, next, change, detail).await {
                         tracing::error!("cannot store the computer's move: {e}");
                     }
                 }

@@ -42,14 +42,13 @@ impl Seat {
     }
 }
 
-/// A change asked for by a seat holder.
+/// A change asked for by a seat holder, read from `{"action": …}` (with `"move"` for a move).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(try_from = "ActionFields")]
 pub enum Action {
     /// Play a move given as move text.
     Move {
         /// Move text, e.g. `TE4:0`.
-        #[serde(rename = "move")]
         text: String,
     },
     /// Give up.
@@ -63,6 +62,95 @@ pub enum Action {
     Takeback,
     /// Turn down the opponent's takeback request.
     DeclineTakeback,
+}
+
+/// An action as sent. Read through this rather than as an internally tagged enum, whose
+/// variants without fields would ignore any fields they are sent.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionFields {
+    action: ActionKind,
+    #[serde(rename = "move")]
+    text: Option<String>,
+}
+
+/// The name of an action.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ActionKind {
+    Move,
+    Resign,
+    OfferDraw,
+    DeclineDraw,
+    Takeback,
+    DeclineTakeback,
+}
+
+impl TryFrom<ActionFields> for Action {
+    type Error = &'static str;
+
+    fn try_from(fields: ActionFields) -> Result<Action, Self::Error> {
+        let action = match fields.action {
+            ActionKind::Move => {
+                let text = fields
+                    .text
+                    .ok_or("a `move` action needs the field `move`")?;
+                return Ok(Action::Move { text });
+            }
+            ActionKind::Resign => Action::Resign,
+            ActionKind::OfferDraw => Action::OfferDraw,
+            ActionKind::DeclineDraw => Action::DeclineDraw,
+            ActionKind::Takeback => Action::Takeback,
+            ActionKind::DeclineTakeback => Action::DeclineTakeback,
+        };
+        match fields.text {
+            Some(_) => Err("only a `move` action has the field `move`"),
+            None => Ok(action),
+        }
+    }
+}
+
+/// A change to a game, as its event names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The open seat was taken.
+    Joined,
+    /// A move was played.
+    Move,
+    /// A side resigned.
+    Resign,
+    /// A draw was agreed.
+    Draw,
+    /// A side offered a draw.
+    DrawOffer,
+    /// The draw offer was turned down.
+    DrawDeclined,
+    /// Moves were taken back.
+    Takeback,
+    /// A side asked to take back a move.
+    TakebackRequest,
+    /// The takeback request was turned down.
+    TakebackDeclined,
+    /// A flag fell.
+    Timeout,
+}
+
+impl Change {
+    /// The event's name in the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Joined => "joined",
+            Change::Move => "move",
+            Change::Resign => "resign",
+            Change::Draw => "draw",
+            Change::DrawOffer => "draw_offer",
+            Change::DrawDeclined => "draw_declined",
+            Change::Takeback => "takeback",
+            Change::TakebackRequest => "takeback_request",
+            Change::TakebackDeclined => "takeback_declined",
+            Change::Timeout => "timeout",
+        }
+    }
 }
 
 /// A game in the server.
@@ -463,12 +551,12 @@ impl Room {
 
     /// What the last change, a move that left the game running, changed: stored instead of
     /// the whole room. `None` if the last change was anything else.
-    pub fn pending_move(&self, event: &str) -> Option<PendingMove> {
+    pub fn pending_move(&self, change: Change) -> Option<PendingMove> {
         let mv = self
             .game
             .moves()
             .last()
-            .filter(|_| event == "move" && self.is_live())?;
+            .filter(|_| change == Change::Move && self.is_live())?;
         let mover = !self.turn();
         Some(PendingMove {
             game: self.id.clone(),
@@ -634,14 +722,14 @@ impl Room {
         self.updated_ms = point.updated_ms;
     }
 
-    /// Carries out `action` for the holder of `colours`, returning the event's name. On an
+    /// Carries out `action` for the holder of `colours`, returning the change it made. On an
     /// error nothing has changed.
     pub fn act(
         &mut self,
         colours: &[Colour],
         action: &Action,
         now: i64,
-    ) -> Result<&'static str, ApiError> {
+    ) -> Result<Change, ApiError> {
         if colours.is_empty() {
             return Err(ApiError::forbidden(
                 "this token holds no seat in this game (watchers cannot act)",
@@ -658,7 +746,7 @@ impl Room {
         };
         let local = colours.len() == 2;
         let opponent_is_computer = self.seats[(!me).index()].computer.is_some();
-        let event = match action {
+        let change = match action {
             Action::Move { text } => {
                 if !colours.contains(&turn) {
                     return Err(ApiError::conflict(format!(
@@ -688,7 +776,7 @@ impl Room {
                 if self.game.outcome().is_some() {
                     self.after_end(now);
                 }
-                "move"
+                Change::Move
             }
             Action::Resign => {
                 self.finish(
@@ -698,7 +786,7 @@ impl Room {
                     },
                     now,
                 );
-                "resign"
+                Change::Resign
             }
             Action::OfferDraw => {
                 if local || self.draw_offer == Some(!me) {
@@ -709,7 +797,7 @@ impl Room {
                         },
                         now,
                     );
-                    "draw"
+                    Change::Draw
                 } else if opponent_is_computer {
                     return Err(ApiError::conflict(
                         "the computer declines draw offers; play on or resign",
@@ -718,7 +806,7 @@ impl Room {
                     return Err(ApiError::conflict("you have already offered a draw"));
                 } else {
                     self.draw_offer = Some(me);
-                    "draw_offer"
+                    Change::DrawOffer
                 }
             }
             Action::DeclineDraw => {
@@ -726,7 +814,7 @@ impl Room {
                     return Err(ApiError::conflict("there is no draw offer to decline"));
                 }
                 self.draw_offer = None;
-                "draw_declined"
+                Change::DrawDeclined
             }
             Action::Takeback => {
                 if local || opponent_is_computer || self.takeback_request == Some(!me) {
@@ -738,14 +826,14 @@ impl Room {
                         !me
                     };
                     self.take_back(requester, local, now)?;
-                    "takeback"
+                    Change::Takeback
                 } else if self.takeback_request == Some(me) {
                     return Err(ApiError::conflict("you have already asked for a takeback"));
                 } else if !self.has_moved(me) {
                     return Err(ApiError::conflict("you have no move to take back"));
                 } else {
                     self.takeback_request = Some(me);
-                    "takeback_request"
+                    Change::TakebackRequest
                 }
             }
             Action::DeclineTakeback => {
@@ -755,11 +843,11 @@ impl Room {
                     ));
                 }
                 self.takeback_request = None;
-                "takeback_declined"
+                Change::TakebackDeclined
             }
         };
         self.touch(now);
-        Ok(event)
+        Ok(change)
     }
 
     /// Whether `colour` has a move of its own in this game to take back.
@@ -948,9 +1036,12 @@ mod tests {
         room.act(&w, &mv("TE4:0"), 10).unwrap();
         assert_eq!(
             room.act(&w, &Action::Takeback, 20).unwrap(),
-            "takeback_request"
+            Change::TakebackRequest
         );
-        assert_eq!(room.act(&b, &Action::Takeback, 30).unwrap(), "takeback");
+        assert_eq!(
+            room.act(&b, &Action::Takeback, 30).unwrap(),
+            Change::Takeback
+        );
         assert!(room.game.moves().is_empty());
         room.act(&w, &Action::OfferDraw, 40).unwrap();
         room.act(&b, &Action::OfferDraw, 50).unwrap();
@@ -1005,8 +1096,8 @@ mod tests {
                 .unwrap();
             let turn = room.turn();
             let now = room.updated_ms + 100 + (rng % 900) as i64;
-            let event = room.act(&[turn], &mv(&chosen.to_string()), now).unwrap();
-            pending.push(room.pending_move(event));
+            let change = room.act(&[turn], &mv(&chosen.to_string()), now).unwrap();
+            pending.push(room.pending_move(change));
         }
         pending
     }
@@ -1098,8 +1189,9 @@ mod tests {
         assert!(untimed.apply(&first).unwrap_err().contains("no clock"));
         // Only a move that leaves the game running is kept as a pending move.
         let b = room.holder(Some("tb"));
-        let event = room.act(&b, &Action::OfferDraw, 10_000).unwrap();
-        assert_eq!(room.pending_move(event), None);
+        let change = room.act(&b, &Action::OfferDraw, 10_000).unwrap();
+        assert_eq!(change, Change::DrawOffer);
+        assert_eq!(room.pending_move(change), None);
     }
 
     #[test]

@@ -35,14 +35,18 @@ enum ClientMessage {
     Action(Action),
 }
 
-/// Reads a client message straight into its type (a move is read for every move played);
-/// only a message that fails is read again, as a JSON value, to say what is wrong with it.
+/// Reads a client message straight into its type (a move is read for every move played).
+/// A message that fails is read again, as a JSON value, to say what is wrong with it, and so
+/// are `sync` and `ping`: serde lets a variant without fields ignore the fields it is sent,
+/// and the value reading refuses them.
 fn parse_message(text: &str) -> Result<ClientMessage, String> {
-    serde_json::from_str(text).map_err(|e| {
-        refusal(text)
+    match serde_json::from_str(text) {
+        Ok(msg @ (ClientMessage::Sync | ClientMessage::Ping)) => refusal(text).map(|()| msg),
+        Ok(msg) => Ok(msg),
+        Err(e) => Err(refusal(text)
             .err()
-            .unwrap_or_else(|| format!("bad message: {e}"))
-    })
+            .unwrap_or_else(|| format!("bad message: {e}"))),
+    }
 }
 
 /// What is wrong with `text` as a client message, read as a JSON value.
@@ -53,7 +57,10 @@ fn refusal(text: &str) -> Result<(), String> {
     };
     let kind = fields.remove("type");
     match kind.as_ref().and_then(Value::as_str) {
-        Some("sync" | "ping") => Ok(()),
+        Some(kind @ ("sync" | "ping")) => match fields.keys().next() {
+            Some(field) => Err(format!("a `{kind}` message has no field `{field}`")),
+            None => Ok(()),
+        },
         Some("action") => serde_json::from_value::<Action>(Value::Object(fields))
             .map(drop)
             .map_err(|e| format!("bad action: {e}")),
@@ -271,6 +278,14 @@ mod tests {
             refused(r#"{"type":"action","action":"move","move":"TE4:0","to":1}"#)
                 .starts_with("bad action")
         );
+        assert_eq!(
+            refused(r#"{"type":"action","action":"resign","move":"TE4:0"}"#),
+            "bad action: only a `move` action has the field `move`"
+        );
+        assert_eq!(
+            refused(r#"{"type":"ping","seq":3}"#),
+            "a `ping` message has no field `seq`"
+        );
     }
 
     #[test]
@@ -285,8 +300,9 @@ mod tests {
     }
 
     proptest! {
-        /// The typed reading and the value reading accept the same messages, and anything
-        /// else is refused with a reason, never a panic.
+        /// The typed reading and the value reading accept the same messages, a message is
+        /// accepted only with exactly its kind's fields, and anything else is refused with a
+        /// reason, never a panic.
         #[test]
         fn both_readings_agree(text in prop_oneof![
             ".*",
@@ -294,8 +310,17 @@ mod tests {
         ]) {
             let typed = parse_message(&text);
             prop_assert_eq!(typed.is_ok(), refusal(&text).is_ok(), "{}", text);
-            if let Err(why) = typed {
-                prop_assert!(!why.is_empty());
+            match typed {
+                Ok(msg) => {
+                    let fields = match msg {
+                        ClientMessage::Sync | ClientMessage::Ping => 1,
+                        ClientMessage::Action(Action::Move { .. }) => 3,
+                        ClientMessage::Action(_) => 2,
+                    };
+                    let value: Value = serde_json::from_str(&text).unwrap();
+                    prop_assert_eq!(value.as_object().map(|o| o.len()), Some(fields), "{}", text);
+                }
+                Err(why) => prop_assert!(!why.is_empty()),
             }
         }
     }

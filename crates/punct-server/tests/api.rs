@@ -468,6 +468,32 @@ async fn malformed_bodies_of_the_other_actions_change_nothing() {
             assert!(v["error"].as_str().unwrap().contains("bad JSON"), "{v}");
         }
     }
+    // The one endpoint for every action refuses fields an action does not have, as the
+    // WebSocket does.
+    for (body, needle) in [
+        (
+            json!({ "action": "resign", "really": true }),
+            "unknown field `really`",
+        ),
+        (
+            json!({ "action": "resign", "move": "TE4:0" }),
+            "only a `move` action",
+        ),
+        (json!({ "action": "move" }), "needs the field `move`"),
+    ] {
+        let (status, v) = post(&format!("{url}/action"), Some(&black), body.clone()).await;
+        assert_eq!(status, 400, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(needle), "{body}: {v}");
+    }
+    let mut socket = connect(&base, &id, Some(&black)).await;
+    next_json(&mut socket, 5).await.unwrap();
+    send(
+        &mut socket,
+        json!({ "type": "action", "action": "resign", "really": true }),
+    )
+    .await;
+    let v = wait_for(&mut socket, 5, |v| v["type"] == "error").await;
+    assert_eq!(v["status"], 400, "{v}");
     let (_, after) = get(&url, None).await;
     assert_eq!(after, before);
     // An empty body and `{}` are still the plain action.
