@@ -70,8 +70,14 @@ pub enum Action {
 #[serde(deny_unknown_fields)]
 struct ActionFields {
     action: ActionKind,
-    #[serde(rename = "move")]
-    text: Option<String>,
+    /// `None` without the field, `Some(None)` for `"move": null`.
+    #[serde(rename = "move", default, deserialize_with = "present")]
+    text: Option<Option<String>>,
+}
+
+/// A field that is there, even if null: serde alone reads a null as a missing field.
+fn present<'de, D: serde::Deserializer<'de>>(field: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::deserialize(field).map(Some)
 }
 
 /// The name of an action.
@@ -94,7 +100,8 @@ impl TryFrom<ActionFields> for Action {
             ActionKind::Move => {
                 let text = fields
                     .text
-                    .ok_or("a `move` action needs the field `move`")?;
+                    .ok_or("a `move` action needs the field `move`")?
+                    .ok_or("the field `move` must be move text, e.g. `TE4:0`")?;
                 return Ok(Action::Move { text });
             }
             ActionKind::Resign => Action::Resign,

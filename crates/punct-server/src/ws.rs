@@ -306,7 +306,7 @@ mod tests {
         #[test]
         fn both_readings_agree(text in prop_oneof![
             ".*",
-            r#"\{"type":"(sync|ping|action|x)"(,"action":"(move|resign|offer_draw|takeback|fly)")?(,"move":"[A-Z0-9:-]{0,8}")?(,"extra":1)?\}"#,
+            r#"\{"type":"(sync|ping|action|x)"(,"action":"(move|resign|offer_draw|takeback|fly)")?(,"move":("[A-Z0-9:-]{0,8}"|null))?(,"extra":1)?\}"#,
         ]) {
             let typed = parse_message(&text);
             prop_assert_eq!(typed.is_ok(), refusal(&text).is_ok(), "{}", text);

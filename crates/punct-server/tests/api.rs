@@ -480,6 +480,14 @@ async fn malformed_bodies_of_the_other_actions_change_nothing() {
             "only a `move` action",
         ),
         (json!({ "action": "move" }), "needs the field `move`"),
+        (
+            json!({ "action": "move", "move": null }),
+            "must be move text",
+        ),
+        (
+            json!({ "action": "resign", "move": null }),
+            "only a `move` action",
+        ),
     ] {
         let (status, v) = post(&format!("{url}/action"), Some(&black), body.clone()).await;
         assert_eq!(status, 400, "{body}: {v}");
