@@ -24,29 +24,28 @@ pub(crate) struct WsQuery {
 
 /// A message from the client: `{"type":"sync"}`, `{"type":"ping"}`, or
 /// `{"type":"action","action":…}` with the fields of an [`Action`].
+///
+/// `sync` and `ping` are variants with no fields rather than unit variants, which serde lets
+/// ignore any fields they are sent.
 #[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum ClientMessage {
     /// Send the current state again.
-    Sync,
+    Sync {},
     /// Keep-alive.
-    Ping,
+    Ping {},
     /// Carry out an action for the connection's token.
     Action(Action),
 }
 
-/// Reads a client message straight into its type (a move is read for every move played).
-/// A message that fails is read again, as a JSON value, to say what is wrong with it, and so
-/// are `sync` and `ping`: serde lets a variant without fields ignore the fields it is sent,
-/// and the value reading refuses them.
+/// Reads a client message straight into its type (a move is read for every move played);
+/// only a message that fails is read again, as a JSON value, to say what is wrong with it.
 fn parse_message(text: &str) -> Result<ClientMessage, String> {
-    match serde_json::from_str(text) {
-        Ok(msg @ (ClientMessage::Sync | ClientMessage::Ping)) => refusal(text).map(|()| msg),
-        Ok(msg) => Ok(msg),
-        Err(e) => Err(refusal(text)
+    serde_json::from_str(text).map_err(|e| {
+        refusal(text)
             .err()
-            .unwrap_or_else(|| format!("bad message: {e}"))),
-    }
+            .unwrap_or_else(|| format!("bad message: {e}"))
+    })
 }
 
 /// What is wrong with `text` as a client message, read as a JSON value.
@@ -216,8 +215,8 @@ async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> String 
         Err(e) => return error_message(&ApiError::bad_request(e)),
     };
     match msg {
-        ClientMessage::Ping => json!({ "type": "pong" }).to_string(),
-        ClientMessage::Sync => match hub.state_message(id, token).await {
+        ClientMessage::Ping {} => json!({ "type": "pong" }).to_string(),
+        ClientMessage::Sync {} => match hub.state_message(id, token).await {
             Ok(state) => state,
             Err(e) => error_message(&e),
         },
@@ -244,11 +243,11 @@ mod tests {
     fn messages_are_read_into_their_type() {
         assert!(matches!(
             parse_message(r#"{"type":"sync"}"#),
-            Ok(ClientMessage::Sync)
+            Ok(ClientMessage::Sync {})
         ));
         assert!(matches!(
             parse_message(r#"{"type":"ping"}"#),
-            Ok(ClientMessage::Ping)
+            Ok(ClientMessage::Ping {})
         ));
         let Ok(ClientMessage::Action(action)) =
             parse_message(r#"{"type":"action","action":"move","move":"TE4:0"}"#)
@@ -313,7 +312,7 @@ mod tests {
             match typed {
                 Ok(msg) => {
                     let fields = match msg {
-                        ClientMessage::Sync | ClientMessage::Ping => 1,
+                        ClientMessage::Sync {} | ClientMessage::Ping {} => 1,
                         ClientMessage::Action(Action::Move { .. }) => 3,
                         ClientMessage::Action(_) => 2,
                     };
