@@ -11,14 +11,6 @@ fn main() {
     divan::main();
 }
 
-fn seat(name: &str, token: &str) -> Seat {
-    Seat {
-        name: name.into(),
-        computer: None,
-        token: Some(token.into()),
-    }
-}
-
 /// A timed game between friends after `plies` moves (the middle one of the legal moves at
 /// each turn, a deterministic game), and the text of the move that comes next.
 fn room_after(plies: usize) -> (Room, String) {
@@ -26,7 +18,7 @@ fn room_after(plies: usize) -> (Room, String) {
         "0123456789abcdef".into(),
         Mode::Friend,
         Game::new(Variant::Standard),
-        [seat("White", "tw"), seat("Black", "tb")],
+        [Seat::person("White", "tw"), Seat::person("Black", "tb")],
         Some(Clock::new(600_000, 5_000)),
         0,
     );

@@ -153,25 +153,12 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
         .as_deref()
         .and_then(clean_name)
         .unwrap_or_else(|| "Anonymous".to_owned());
-    let person = |name: String| Seat {
-        name,
-        computer: None,
-        token: Some(token.clone()),
-    };
     let other = match req.mode {
-        Mode::Computer => Seat {
-            name: format!("punct level {level}"),
-            computer: Some(level),
-            token: None,
-        },
-        Mode::Local => person(format!("{name} 2")),
-        Mode::Friend => Seat {
-            name: "Friend".into(),
-            computer: None,
-            token: None,
-        },
+        Mode::Computer => Seat::computer(format!("punct level {level}"), level),
+        Mode::Local => Seat::person(format!("{name} 2"), token.clone()),
+        Mode::Friend => Seat::open("Friend"),
     };
-    let mut seats = [person(name.clone()), other];
+    let mut seats = [Seat::person(name, token.clone()), other];
     if colour == Colour::Black {
         seats.swap(0, 1);
     }

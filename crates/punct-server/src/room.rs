@@ -37,6 +37,33 @@ pub struct Seat {
 }
 
 impl Seat {
+    /// A seat held by the person with `token`.
+    pub fn person(name: impl Into<String>, token: impl Into<String>) -> Seat {
+        Seat {
+            name: name.into(),
+            computer: None,
+            token: Some(token.into()),
+        }
+    }
+
+    /// A seat nobody holds yet: the first to join a friend game takes it.
+    pub fn open(name: impl Into<String>) -> Seat {
+        Seat {
+            name: name.into(),
+            computer: None,
+            token: None,
+        }
+    }
+
+    /// A seat the engine plays at `level`.
+    pub fn computer(name: impl Into<String>, level: u8) -> Seat {
+        Seat {
+            name: name.into(),
+            computer: Some(level),
+            token: None,
+        }
+    }
+
     fn is_open(&self) -> bool {
         self.computer.is_none() && self.token.is_none()
     }
@@ -981,20 +1008,12 @@ mod tests {
     use super::*;
     use punct_core::Variant;
 
-    fn seat(name: &str, token: Option<&str>) -> Seat {
-        Seat {
-            name: name.into(),
-            computer: None,
-            token: token.map(Into::into),
-        }
-    }
-
     fn friend_room() -> Room {
         Room::new(
             "g".into(),
             Mode::Friend,
             Game::new(Variant::Standard),
-            [seat("w", Some("tw")), seat("b", Some("tb"))],
+            [Seat::person("w", "tw"), Seat::person("b", "tb")],
             Some(Clock::new(60_000, 1_000)),
             0,
         )
@@ -1187,7 +1206,7 @@ mod tests {
             "u".into(),
             Mode::Friend,
             Game::new(Variant::Standard),
-            [seat("w", Some("tw")), seat("b", Some("tb"))],
+            [Seat::person("w", "tw"), Seat::person("b", "tb")],
             None,
             0,
         )
@@ -1295,14 +1314,7 @@ mod tests {
             "c".into(),
             Mode::Computer,
             Game::new(Variant::Standard),
-            [
-                seat("w", Some("tw")),
-                Seat {
-                    name: "punct".into(),
-                    computer: Some(1),
-                    token: None,
-                },
-            ],
+            [Seat::person("w", "tw"), Seat::computer("punct", 1)],
             Some(Clock::new(60_000, 0)),
             0,
         );

@@ -107,16 +107,11 @@ fn stored_row(path: &std::path::Path, id: &str) -> serde_json::Value {
 /// A timed friend game with both seats taken, after `plies` moves, each stored as a pending
 /// move after the game itself was stored whole.
 async fn game_with_pending_moves(store: &Store, plies: usize) -> Room {
-    let seat = |name: &str| Seat {
-        name: name.into(),
-        computer: None,
-        token: Some(format!("t{name}")),
-    };
     let mut room = Room::new(
         "00000000000000aa".into(),
         Mode::Friend,
         Game::new(Variant::Standard),
-        [seat("w"), seat("b")],
+        [Seat::person("w", "tw"), Seat::person("b", "tb")],
         Some(Clock::new(60_000, 2_000)),
         1_000,
     );
