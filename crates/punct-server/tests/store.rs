@@ -2,10 +2,13 @@
 
 mod common;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use punct_core::{Game, Variant};
 use punct_server::clock::Clock;
+use punct_server::engine_pool::EnginePool;
+use punct_server::hub::Hub;
 use punct_server::room::{Action, Mode, PendingMove, Room, Seat};
 use punct_server::store::{CHECKPOINT_EVERY, Store};
 use tokio::task::JoinHandle;
@@ -221,4 +224,31 @@ async fn an_idle_game_is_folded_while_the_server_runs() {
     }
     drop(store);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+/// Two requests for a live game that only the database holds, loading it at the same time,
+/// get one room: a second copy beside the first would take moves its watchers never hear of.
+#[tokio::test]
+async fn two_loads_of_one_game_at_once_share_its_room() {
+    let store = Store::open(&common::temp_db("loads")).unwrap();
+    let engine = EnginePool::new(1, 1, Duration::from_millis(10));
+    let hub = Hub::start(store.clone(), engine).await.unwrap();
+    // Stored after the start, so that the hub has it only in the database.
+    let room = Room::new(
+        "00000000000000ab".into(),
+        Mode::Friend,
+        Game::new(Variant::Standard),
+        [Seat::person("w", "tw"), Seat::open("Friend")],
+        None,
+        0,
+    );
+    store
+        .save(&room.id, room.stored_json(), true, 0)
+        .await
+        .unwrap();
+    // Both loads wait on the database reader together before either puts the room in place.
+    let (a, b) = tokio::join!(hub.room(&room.id), hub.room(&room.id));
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert!(Arc::ptr_eq(&a, &b), "the two loads made two rooms");
+    assert!(Arc::ptr_eq(&hub.room(&room.id).await.unwrap(), &a));
 }
