@@ -230,7 +230,8 @@ async fn an_idle_game_is_folded_while_the_server_runs() {
 /// get one room: a second copy beside the first would take moves its watchers never hear of.
 #[tokio::test]
 async fn two_loads_of_one_game_at_once_share_its_room() {
-    let store = Store::open(&common::temp_db("loads")).unwrap();
+    let path = common::temp_db("loads");
+    let store = Store::open(&path).unwrap();
     let engine = EnginePool::new(1, 1, Duration::from_millis(10));
     let hub = Hub::start(store.clone(), engine).await.unwrap();
     // Stored after the start, so that the hub has it only in the database.
@@ -251,4 +252,6 @@ async fn two_loads_of_one_game_at_once_share_its_room() {
     let (a, b) = (a.unwrap(), b.unwrap());
     assert!(Arc::ptr_eq(&a, &b), "the two loads made two rooms");
     assert!(Arc::ptr_eq(&hub.room(&room.id).await.unwrap(), &a));
+    drop((a, b, hub, store));
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
