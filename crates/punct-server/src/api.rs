@@ -12,12 +12,12 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use crate::api_error::ApiError;
 use crate::assets;
-use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::new_game::{NewGame, parse_start};
 use crate::replay::replay_json;
-use crate::room::Action;
+use crate::room::{Action, Request};
 use crate::ws;
 
 type ApiResult = Result<Json<Value>, ApiError>;
@@ -127,11 +127,14 @@ pub fn bearer(headers: &HeaderMap) -> Option<String> {
         .then(|| token.trim().to_owned())
 }
 
-/// The body of an action that takes no fields: `{}` or nothing. Anything else is refused,
-/// so that a garbled request never carries out the action.
+/// The body of an action that takes no fields of its own: `{}`, nothing, or only the `seq`
+/// of the state it was made on. Anything else is refused, so that a garbled request never
+/// carries out the action.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NoFields {}
+struct SeqOnly {
+    seq: Option<u64>,
+}
 
 async fn create(State(hub): State<Hub>, body: Bytes) -> Result<Response, ApiError> {
     let req: NewGame = parse(&body)?;
@@ -140,22 +143,24 @@ async fn create(State(hub): State<Hub>, body: Bytes) -> Result<Response, ApiErro
 }
 
 async fn list(State(hub): State<Hub>) -> ApiResult {
-    hub.list().await.map(Json)
+    Ok(Json(hub.list().await?))
 }
 
 async fn state(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
-    hub.state(&id, bearer(&headers).as_deref()).await.map(Json)
+    Ok(Json(hub.state(&id, bearer(&headers).as_deref()).await?))
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JoinRequest {
     name: Option<String>,
+    invite: Option<String>,
 }
 
 async fn join(State(hub): State<Hub>, Path(id): Path<String>, body: Bytes) -> ApiResult {
     let req: JoinRequest = parse(&body)?;
-    let grant = hub.join(&id, req.name.as_deref().unwrap_or("")).await?;
+    let name = req.name.as_deref().unwrap_or("");
+    let grant = hub.join(&id, name, req.invite.as_deref()).await?;
     Ok(Json(serde_json::to_value(grant).unwrap_or(Value::Null)))
 }
 
@@ -168,10 +173,10 @@ async fn act(
     hub: &Hub,
     id: &str,
     headers: &HeaderMap,
-    action: Action,
+    request: Request,
 ) -> Result<Response, ApiError> {
     let (_, state) = hub
-        .act(id, bearer(headers).as_deref(), action, true)
+        .act(id, bearer(headers).as_deref(), request, true)
         .await?;
     Ok(raw_json(state.unwrap_or_default()))
 }
@@ -182,8 +187,8 @@ async fn action(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let action: Action = parse(&body)?;
-    act(&hub, &id, &headers, action).await
+    let request: Request = parse(&body)?;
+    act(&hub, &id, &headers, request).await
 }
 
 #[derive(Deserialize)]
@@ -191,6 +196,7 @@ async fn action(
 struct MoveRequest {
     #[serde(rename = "move")]
     text: String,
+    seq: Option<u64>,
 }
 
 async fn play(
@@ -200,7 +206,12 @@ async fn play(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let req: MoveRequest = parse(&body)?;
-    act(&hub, &id, &headers, Action::Move { text: req.text }).await
+    let action = Action::Move { text: req.text };
+    let request = Request {
+        action,
+        seq: req.seq,
+    };
+    act(&hub, &id, &headers, request).await
 }
 
 /// The route of an action without fields, at a path of its own: its body is `{}` or empty.
@@ -209,8 +220,8 @@ fn plain(action: Action) -> MethodRouter<Hub> {
         move |State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap, body: Bytes| {
             let action = action.clone();
             async move {
-                parse::<NoFields>(&body)?;
-                act(&hub, &id, &headers, action).await
+                let SeqOnly { seq } = parse(&body)?;
+                act(&hub, &id, &headers, Request { action, seq }).await
             }
         },
     )
@@ -222,7 +233,7 @@ async fn record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
 }
 
 async fn replay(State(hub): State<Hub>, Path(id): Path<String>) -> ApiResult {
-    hub.replay(&id).await.map(Json)
+    Ok(Json(hub.replay(&id).await?))
 }
 
 #[derive(Deserialize)]
@@ -266,13 +277,17 @@ async fn import(body: Bytes) -> ApiResult {
         .text
         .or(req.position)
         .ok_or_else(|| ApiError::bad_request("missing `text` (a record or position text)"))?;
-    let game = parse_start(&text)?;
+    let game = parse_start(&text).map_err(ApiError::from)?;
     Ok(Json(replay_json(&game)))
 }
 
 async fn analyse(State(hub): State<Hub>, body: Bytes) -> ApiResult {
     let req: TextRequest = parse(&body)?;
     let pos = position_of(req.position.as_deref())?;
-    let analysis = hub.engine().analyse(Game::from_position(pos)).await?;
+    let analysis = hub
+        .engine()
+        .analyse(Game::from_position(pos))
+        .await
+        .map_err(ApiError::from)?;
     Ok(Json(serde_json::to_value(analysis).unwrap_or(Value::Null)))
 }

@@ -15,7 +15,7 @@ use punct_core::{Game, Move};
 use punct_engine::{Engine, Level, Options, SearchLimits, SearchResult};
 use tokio::sync::oneshot;
 
-use crate::error::ApiError;
+use crate::error::Error;
 
 /// A search to run.
 struct Job {
@@ -128,7 +128,7 @@ impl EnginePool {
         game: Game,
         level: u8,
         time_left_ms: Option<i64>,
-    ) -> Result<SearchResult, ApiError> {
+    ) -> Result<SearchResult, Error> {
         let level = Level::new(level).unwrap_or(Level::FULL);
         let mut movetime = self.movetime;
         if let Some(left) = time_left_ms {
@@ -147,21 +147,21 @@ impl EnginePool {
             self.waiting.fetch_sub(1, Ordering::SeqCst);
             match e {
                 mpsc::TrySendError::Full(_) => {
-                    ApiError::busy("the engine is busy with other games; try again shortly")
+                    Error::busy("the engine is busy with other games; try again shortly")
                 }
-                mpsc::TrySendError::Disconnected(_) => ApiError::internal("the engine has stopped"),
+                mpsc::TrySendError::Disconnected(_) => Error::internal("the engine has stopped"),
             }
         })?;
         answer
             .await
-            .map_err(|_| ApiError::internal("the engine failed during the search"))
+            .map_err(|_| Error::internal("the engine failed during the search"))
     }
 
     /// Analyses `game`'s current position at full strength. Refused with 503 once half the
     /// queue is waiting, so that analysis never holds up the computer's moves in games.
-    pub async fn analyse(&self, game: Game) -> Result<Analysis, ApiError> {
+    pub async fn analyse(&self, game: Game) -> Result<Analysis, Error> {
         if self.waiting.load(Ordering::SeqCst) >= (self.queue / 2).max(1) {
-            return Err(ApiError::busy(
+            return Err(Error::busy(
                 "the engine is busy with games; try the analysis again shortly",
             ));
         }

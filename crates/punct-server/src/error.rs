@@ -1,69 +1,68 @@
-//! The one error type of the API: an HTTP status and a reason people can read.
+//! The domain's one error type: what kind of refusal or failure it is, and a reason people
+//! can read. It knows nothing of HTTP; the web layer maps each kind to a status once
+//! ([`crate::api_error`]).
 
-use axum::Json;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use serde_json::json;
+/// What went wrong, as far as a caller must tell cases apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// The request itself is malformed: bad text, an unknown option.
+    BadRequest,
+    /// The caller holds no seat that may do this.
+    Forbidden,
+    /// No such game.
+    NotFound,
+    /// Well formed, but the game is not in a state that allows it.
+    Conflict,
+    /// The move breaks a rule.
+    Illegal,
+    /// The server cannot take more work right now; the same request may succeed later.
+    Busy,
+    /// Storage failed or is out of reach: the change was not made (or, if the database
+    /// committed it after all, it is found there, and a retry gets its outcome).
+    Storage,
+    /// Something that should not happen; the change was not made.
+    Internal,
+}
 
-/// A refused request. Handlers return it before changing anything, so a refusal never
-/// leaves a game half-changed.
+/// A refusal or failure. Every operation of the domain returns it before anything has
+/// changed, so an error never leaves a game half-changed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{reason}")]
-pub struct ApiError {
-    /// The HTTP status that fits the refusal.
-    pub status: StatusCode,
+pub struct Error {
+    /// The kind.
+    pub kind: ErrorKind,
     /// What was wrong, for people.
     pub reason: String,
 }
 
-impl ApiError {
-    /// A refusal with `status` and `reason`.
-    pub fn new(status: StatusCode, reason: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            reason: reason.into(),
+macro_rules! constructors {
+    ($($(#[$doc:meta])* $name:ident => $kind:ident,)*) => {
+        impl Error {
+            $(
+                $(#[$doc])*
+                pub fn $name(reason: impl Into<String>) -> Error {
+                    Error { kind: ErrorKind::$kind, reason: reason.into() }
+                }
+            )*
         }
-    }
-
-    /// 400: the request itself is malformed.
-    pub fn bad_request(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, reason)
-    }
-
-    /// 403: the caller holds no seat that may do this.
-    pub fn forbidden(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, reason)
-    }
-
-    /// 404: no such game.
-    pub fn not_found(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, reason)
-    }
-
-    /// 409: the request is well formed but the game is not in a state that allows it.
-    pub fn conflict(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, reason)
-    }
-
-    /// 422: the move breaks a rule.
-    pub fn illegal(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason)
-    }
-
-    /// 503: the server cannot take more work right now.
-    pub fn busy(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, reason)
-    }
-
-    /// 500: storage failed; the change was not made.
-    pub fn internal(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, reason)
-    }
+    };
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = json!({ "error": self.reason, "status": self.status.as_u16() });
-        (self.status, Json(body)).into_response()
-    }
+constructors! {
+    /// The request is malformed.
+    bad_request => BadRequest,
+    /// The caller may not do this.
+    forbidden => Forbidden,
+    /// No such game.
+    not_found => NotFound,
+    /// Not possible in the game's present state.
+    conflict => Conflict,
+    /// The move breaks a rule.
+    illegal => Illegal,
+    /// No capacity now; try again.
+    busy => Busy,
+    /// Storage failed.
+    storage => Storage,
+    /// A failure that should not happen.
+    internal => Internal,
 }

@@ -1,9 +1,17 @@
 //! The live games: one lock per game, every change stored before it is broadcast, clocks
 //! watched by a timer per game, and the computer's moves fetched from the engine pool.
+//!
+//! Every change to a game goes one way ([`Hub::apply`]): made in place on the room, stored,
+//! and only once it is committed told to everyone, with what follows from it started. The
+//! requests that change games run on tasks of their own ([`detached`]), so a client that
+//! hangs up never cuts a change short; and should a change be cut short all the same (its
+//! storing failed, or a panic), the room is marked stale and read back from the database,
+//! which holds the truth, before anyone uses it again.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::io::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -14,10 +22,10 @@ use tokio::sync::{Notify, broadcast};
 
 use crate::clock::now_ms;
 use crate::engine_pool::EnginePool;
-use crate::error::ApiError;
+use crate::error::{Error, ErrorKind};
 use crate::new_game::{self, NewGame, random_hex};
 use crate::replay::{chrono_date, replay_json};
-use crate::room::{Action, Change, JSON_CAPACITY, Room, Stored, colour_name, json_text};
+use crate::room::{Action, Change, JSON_CAPACITY, Request, Room, Stored, colour_name, json_text};
 use crate::store::Store;
 
 /// Events kept for a slow watcher before it must resynchronise from a fresh state. Each
@@ -27,31 +35,68 @@ const EVENT_BUFFER: usize = 16;
 /// How many live games, and how many finished ones, the list of games shows.
 const LISTED: usize = 50;
 
-/// Wait before asking a busy engine pool again for a computer move.
-const ENGINE_RETRY: Duration = Duration::from_millis(250);
+/// Wait before asking a busy engine pool, or a database that is not answering, again.
+const RETRY: Duration = Duration::from_millis(250);
 
 /// A spawned background task.
 type BoxFuture = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
 
 /// One game and the channels around it.
 pub struct RoomCell {
+    /// The game's id.
+    id: String,
     /// The game; held while a change is checked, stored and broadcast, so changes to one game
-    /// are serialised and broadcast in sequence order.
-    pub room: tokio::sync::Mutex<Room>,
-    /// Broadcast of every change as a JSON `event` message.
+    /// are serialised and broadcast in sequence order. Reach it through [`Hub::lock`], which
+    /// reads a stale room back first.
+    room: tokio::sync::Mutex<Room>,
+    /// Broadcast of every change as a JSON `event` message (and of a `state` message when
+    /// the room was read back from the database).
     pub events: broadcast::Sender<Utf8Bytes>,
     /// Wakes the game's clock timer when the deadline may have moved.
     clock_changed: Notify,
+    /// Set when a change was cut short: the room in memory may differ from the database.
+    stale: AtomicBool,
 }
 
 impl RoomCell {
     fn new(room: Room) -> Arc<RoomCell> {
         Arc::new(RoomCell {
+            id: room.id.clone(),
             room: tokio::sync::Mutex::new(room),
             events: broadcast::channel(EVENT_BUFFER).0,
             clock_changed: Notify::new(),
+            stale: AtomicBool::new(false),
         })
     }
+}
+
+/// Marks its room stale when dropped before [`Unfinished::done`]: a change whose storing
+/// failed or that was cut short leaves the room to be read back from the database.
+struct Unfinished<'a>(&'a RoomCell);
+
+impl Unfinished<'_> {
+    fn done(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        self.0.stale.store(true, Ordering::Release);
+    }
+}
+
+/// Runs `work` on a task of its own and waits for its result. The work goes on to its end
+/// even if the caller is dropped (a client that hangs up while its change is being stored):
+/// a change is stored, applied, broadcast and followed up whole, whatever the caller does.
+async fn detached<T: Send + 'static>(
+    work: impl Future<Output = Result<T, Error>> + Send + 'static,
+) -> Result<T, Error> {
+    tokio::spawn(work).await.unwrap_or_else(|e| {
+        Err(Error::internal(format!(
+            "the change failed and was not made: {e}"
+        )))
+    })
 }
 
 /// What the creator or joiner of a game gets back.
@@ -63,6 +108,9 @@ pub struct SeatGrant {
     pub token: String,
     /// The colours the token holds.
     pub colours: Vec<&'static str>,
+    /// The secret that gives a friend the open seat (friend games, until it is taken).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
     /// The game's state.
     pub state: Value,
 }
@@ -75,6 +123,10 @@ fn state_message(room: &Room, you: &[Colour]) -> String {
     room.write_snapshot(&mut msg, now_ms(), you);
     msg.push(b'}');
     json_text(msg)
+}
+
+fn storage_error(e: impl std::fmt::Display) -> Error {
+    Error::storage(format!("the database is not answering: {e}"))
 }
 
 /// All games.
@@ -91,7 +143,9 @@ struct Inner {
 
 impl Hub {
     /// A hub over `store`, loading every live game and restarting its clock timer and, where
-    /// the computer is to move, its search.
+    /// the computer is to move, its search. A running clock is stored again as resumed, so
+    /// that a second restart does not charge the first one's downtime. A game that cannot be
+    /// restored is logged and set aside, never blocking the start.
     pub async fn start(store: Store, engine: EnginePool) -> anyhow::Result<Hub> {
         let hub = Hub {
             inner: Arc::new(Inner {
@@ -103,16 +157,45 @@ impl Hub {
         let now = now_ms();
         // Clocks that ran when the server stopped are charged up to its last sign of life.
         let alive = hub.inner.store.last_alive_ms().unwrap_or(0);
-        for stored in hub.inner.store.live_games().await? {
+        let mut resumed = Vec::new();
+        for found in hub.inner.store.live_games().await? {
+            let stored = match found {
+                Ok(stored) => stored,
+                Err((id, e)) => {
+                    hub.set_aside(&id, &e).await;
+                    continue;
+                }
+            };
             let id = stored.id().to_owned();
             match Room::from_stored(stored, now, alive) {
                 Ok(room) => {
+                    if room
+                        .clock
+                        .as_ref()
+                        .is_some_and(|c| c.running_since.is_some())
+                    {
+                        let store = hub.inner.store.clone();
+                        let (json, updated) = (room.stored_json(), room.updated_ms);
+                        resumed.push(async move { store.save(&id, json, true, updated).await });
+                    }
                     hub.insert(room);
                 }
-                Err(e) => tracing::error!("game {id} cannot be restored: {e}"),
+                Err(e) => hub.set_aside(&id, &e).await,
             }
         }
+        for saved in futures_util::future::join_all(resumed).await {
+            saved.map_err(|e| anyhow::anyhow!("cannot store the resumed clocks: {e}"))?;
+        }
         Ok(hub)
+    }
+
+    /// Moves a game that cannot be restored out of the way, so that it never blocks the
+    /// server, and says so.
+    async fn set_aside(&self, id: &str, why: &str) {
+        tracing::error!(game = %id, "game cannot be restored and is set aside: {why}");
+        if let Err(e) = self.inner.store.set_aside(id, why).await {
+            tracing::error!(game = %id, "cannot set the game aside: {e}");
+        }
     }
 
     /// The live games by id. A panic elsewhere while it was held leaves the map as it was
@@ -140,25 +223,14 @@ impl Hub {
     }
 
     /// The game `id`, loaded from the database if it is not in memory.
-    pub async fn room(&self, id: &str) -> Result<Arc<RoomCell>, ApiError> {
+    pub async fn room(&self, id: &str) -> Result<Arc<RoomCell>, Error> {
         let found = self.rooms().get(id).cloned();
         if let Some(cell) = found {
             return Ok(cell);
         }
         let valid = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit());
-        let stored = if valid {
-            self.inner
-                .store
-                .load(id)
-                .await
-                .map_err(|e| ApiError::internal(format!("database error: {e}")))?
-        } else {
-            None
-        };
-        let stored = stored.ok_or_else(|| ApiError::not_found(format!("no game `{id}`")))?;
-        let now = now_ms();
-        let room = Room::from_stored(stored, now, now)
-            .map_err(|e| ApiError::internal(format!("game {id} cannot be restored: {e}")))?;
+        let room = if valid { self.load(id).await? } else { None };
+        let room = room.ok_or_else(|| Error::not_found(format!("no game `{id}`")))?;
         if !room.is_live() {
             // Finished games never change: serve them without keeping them in memory.
             return Ok(RoomCell::new(room));
@@ -166,24 +238,69 @@ impl Hub {
         Ok(self.insert(room))
     }
 
-    /// Stores `next` and, once it is committed, makes it the room's state and tells everyone.
-    async fn commit(
+    /// Game `id` as the database holds it.
+    async fn load(&self, id: &str) -> Result<Option<Room>, Error> {
+        let Some(stored) = self.inner.store.load(id).await.map_err(storage_error)? else {
+            return Ok(None);
+        };
+        let now = now_ms();
+        Room::from_stored(stored, now, now)
+            .map(Some)
+            .map_err(|e| Error::internal(format!("game {id} cannot be restored: {e}")))
+    }
+
+    /// Locks the room of `cell`, first reading it back from the database if a change to it
+    /// was cut short; everyone watching is then sent the state as it truly is.
+    async fn lock<'a>(
+        &self,
+        cell: &'a Arc<RoomCell>,
+    ) -> Result<tokio::sync::MutexGuard<'a, Room>, Error> {
+        let mut room = cell.room.lock().await;
+        if cell.stale.load(Ordering::Acquire) {
+            let id = room.id.clone();
+            let truth = self
+                .load(&id)
+                .await?
+                .ok_or_else(|| Error::internal(format!("game {id} is gone from the database")))?;
+            tracing::warn!(game = %id, seq = truth.seq, "game read back from the database");
+            *room = truth;
+            cell.stale.store(false, Ordering::Release);
+            let _ = cell.events.send(state_message(&room, &[]).into());
+            self.follow_up(cell, &room);
+        }
+        Ok(room)
+    }
+
+    /// The one way a game changes: `op` changes the room in place, or refuses and changes
+    /// nothing; the change is stored, and only once it is committed told to everyone, with
+    /// what follows from it started. If it cannot be stored (or is cut short), the room is
+    /// marked stale, so that it is read back from the database before it is used again.
+    async fn apply(
         &self,
         cell: &Arc<RoomCell>,
         room: &mut Room,
-        next: Room,
-        change: Change,
-        extra: Value,
-    ) -> Result<(), ApiError> {
-        self.store(&next, change).await?;
-        *room = next;
-        self.announce(cell, room, change, &extra);
-        Ok(())
+        op: impl FnOnce(&mut Room) -> Result<Change, Error>,
+    ) -> Result<Change, Error> {
+        let unfinished = Unfinished(cell);
+        let change = match op(room) {
+            Ok(change) => change,
+            Err(refused) => {
+                unfinished.done();
+                return Err(refused);
+            }
+        };
+        if let Err(e) = self.store(room, change).await {
+            tracing::error!(game = %room.id, seq = room.seq, "change not stored: {e}");
+            return Err(e);
+        }
+        self.announce(cell, room, change);
+        unfinished.done();
+        Ok(change)
     }
 
     /// Stores the change that made `room`, returning once it is committed: a move that
     /// leaves the game running as a pending move, anything else as the whole room.
-    async fn store(&self, room: &Room, change: Change) -> Result<(), ApiError> {
+    async fn store(&self, room: &Room, change: Change) -> Result<(), Error> {
         let store = &self.inner.store;
         match room.pending_move(change) {
             Some(m) => store.save_move(m).await,
@@ -198,11 +315,16 @@ impl Hub {
                     .await
             }
         }
-        .map_err(ApiError::internal)
+        .map_err(storage_error)
     }
 
     /// Tells everyone of the stored change that made `room`, and starts what follows from it.
-    fn announce(&self, cell: &Arc<RoomCell>, room: &Room, change: Change, extra: &Value) {
+    fn announce(&self, cell: &Arc<RoomCell>, room: &Room, change: Change) {
+        let detail = match change {
+            Change::Move => json!({ "move": room.game.moves().last().map(|m| m.to_string()) }),
+            Change::Joined(colour) => json!({ "colour": colour_name(colour) }),
+            _ => Value::Null,
+        };
         // The event is written once for every watcher; seat holders get their colours put
         // into its `"you":[]` by their sockets.
         let mut msg = Vec::with_capacity(JSON_CAPACITY);
@@ -213,11 +335,17 @@ impl Hub {
             room.seq,
             change.name()
         );
-        let _ = serde_json::to_writer(&mut msg, extra);
+        let _ = serde_json::to_writer(&mut msg, &detail);
         msg.extend_from_slice(br#","state":"#);
         room.write_snapshot(&mut msg, now_ms(), &[]);
         msg.push(b'}');
         let _ = cell.events.send(json_text(msg).into());
+        self.follow_up(cell, room);
+    }
+
+    /// Starts what follows from the room's new state: the clock timer looks at its deadline
+    /// again, a finished game leaves memory, the computer is asked for its move.
+    fn follow_up(&self, cell: &Arc<RoomCell>, room: &Room) {
         cell.clock_changed.notify_one();
         if !room.is_live() {
             // A finished game changes no more: let it leave memory once its watchers go; it
@@ -230,7 +358,12 @@ impl Hub {
     }
 
     /// Creates a game, returning the creator's seat.
-    pub async fn create(&self, req: NewGame) -> Result<SeatGrant, ApiError> {
+    pub async fn create(&self, req: NewGame) -> Result<SeatGrant, Error> {
+        let hub = self.clone();
+        detached(async move { hub.create_now(req).await }).await
+    }
+
+    async fn create_now(&self, req: NewGame) -> Result<SeatGrant, Error> {
         let (token, game, seats, clock) = new_game::build(&req)?;
         let now = now_ms();
         let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
@@ -238,102 +371,122 @@ impl Hub {
             .store
             .save(&room.id, room.stored_json(), room.is_live(), now)
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(storage_error)?;
         let colours = room.holder(Some(&token));
-        let state = room.snapshot(now, &colours);
-        let id = room.id.clone();
-        self.insert(room);
-        Ok(SeatGrant {
-            id,
+        let grant = SeatGrant {
+            id: room.id.clone(),
             token,
-            colours: colours.into_iter().map(colour_name).collect(),
-            state,
-        })
+            colours: colours.iter().copied().map(colour_name).collect(),
+            invite: room.invite.clone(),
+            state: room.snapshot(now, &colours),
+        };
+        self.insert(room);
+        Ok(grant)
     }
 
-    /// Gives the open seat of game `id` to the caller.
-    pub async fn join(&self, id: &str, name: &str) -> Result<SeatGrant, ApiError> {
+    /// Gives the open seat of game `id` to the caller, who shows the game's invitation.
+    pub async fn join(
+        &self,
+        id: &str,
+        name: &str,
+        invite: Option<&str>,
+    ) -> Result<SeatGrant, Error> {
+        let (hub, id, name) = (self.clone(), id.to_owned(), name.to_owned());
+        let invite = invite.map(str::to_owned);
+        detached(async move { hub.join_now(&id, &name, invite.as_deref()).await }).await
+    }
+
+    async fn join_now(
+        &self,
+        id: &str,
+        name: &str,
+        invite: Option<&str>,
+    ) -> Result<SeatGrant, Error> {
         let cell = self.room(id).await?;
-        let mut room = cell.room.lock().await;
-        if !room.is_live() {
-            return Err(ApiError::conflict(
-                "the game is over; you can watch its replay",
-            ));
-        }
-        let mut next = room.clone();
+        let mut room = self.lock(&cell).await?;
         let token = random_hex::<16>();
         let now = now_ms();
-        let colour = next.join(token.clone(), name, now)?;
-        self.commit(
-            &cell,
-            &mut room,
-            next,
-            Change::Joined,
-            json!({ "colour": colour_name(colour) }),
-        )
-        .await?;
+        let change = self
+            .apply(&cell, &mut room, |r| {
+                r.join(token.clone(), name, invite, now).map(Change::Joined)
+            })
+            .await?;
+        let Change::Joined(colour) = change else {
+            return Err(Error::internal("a join made another change"));
+        };
         Ok(SeatGrant {
             id: id.to_owned(),
             token,
             colours: vec![colour_name(colour)],
+            invite: None,
             state: room.snapshot(now, &[colour]),
         })
     }
 
     /// The state of game `id` as the holder of `token` sees it.
-    pub async fn state(&self, id: &str, token: Option<&str>) -> Result<Value, ApiError> {
+    pub async fn state(&self, id: &str, token: Option<&str>) -> Result<Value, Error> {
         let cell = self.room(id).await?;
-        let room = cell.room.lock().await;
+        let room = self.lock(&cell).await?;
         Ok(room.snapshot(now_ms(), &room.holder(token)))
     }
 
-    /// Carries out `action` for the holder of `token`, returning the new sequence number and,
-    /// if `want_state`, the new state as the caller sees it (JSON text). A refusal changes
-    /// nothing (except that a side found out of time loses first).
+    /// Carries out `request` for the holder of `token`, returning the number of the state it
+    /// made and, if `want_state`, that state as the caller sees it (JSON text). A request
+    /// that names the state it was made on and was carried out already gets the first
+    /// outcome again. A refusal changes nothing (except that a side found out of time loses
+    /// first).
     pub async fn act(
         &self,
         id: &str,
         token: Option<&str>,
-        action: Action,
+        request: Request,
         want_state: bool,
-    ) -> Result<(u64, Option<String>), ApiError> {
+    ) -> Result<(u64, Option<String>), Error> {
+        let (hub, id) = (self.clone(), id.to_owned());
+        let token = token.map(str::to_owned);
+        detached(async move {
+            hub.act_now(&id, token.as_deref(), request, want_state)
+                .await
+        })
+        .await
+    }
+
+    async fn act_now(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        request: Request,
+        want_state: bool,
+    ) -> Result<(u64, Option<String>), Error> {
         let cell = self.room(id).await?;
-        let mut room = cell.room.lock().await;
+        let mut room = self.lock(&cell).await?;
         let now = now_ms();
         let colours = room.holder(token);
-        if let Action::Move { .. } = action
-            && !room.flag_fell(now)
-        {
-            // A move is played on the room itself rather than on a copy (copying the room
-            // was 2% of the server's work under load), and taken back if it cannot be stored.
-            let undo = room.undo_point();
-            let change = room.act(&colours, &action, now)?;
-            if let Err(e) = self.store(&room, change).await {
-                room.roll_back(undo);
-                return Err(e);
-            }
-            let detail = json!({ "move": room.game.moves().last().map(|m| m.to_string()) });
-            self.announce(&cell, &room, change, &detail);
-            let state = want_state.then(|| room.snapshot_json(now, &colours));
-            return Ok((room.seq, state));
-        }
-        let mut next = room.clone();
-        if next.check_flag(now) {
-            self.commit(&cell, &mut room, next, Change::Timeout, Value::Null)
+        let answered = request
+            .seq
+            .and_then(|made_on| room.answered(&colours, &request.action, made_on));
+        let seq = match answered {
+            Some(first) => first?,
+            None if room.flag_fell(now) => {
+                self.apply(&cell, &mut room, |r| {
+                    r.check_flag(now);
+                    Ok(Change::Timeout)
+                })
                 .await?;
-            return Err(ApiError::conflict(format!(
-                "the game is over: {}",
-                room.game
-                    .outcome()
-                    .map(|o| o.to_string())
-                    .unwrap_or_default()
-            )));
-        }
-        let change = next.act(&colours, &action, now)?;
-        self.commit(&cell, &mut room, next, change, Value::Null)
-            .await?;
+                let outcome = room.game.outcome().map(|o| o.to_string());
+                return Err(Error::conflict(format!(
+                    "the game is over: {}",
+                    outcome.unwrap_or_default()
+                )));
+            }
+            None => {
+                self.apply(&cell, &mut room, |r| r.act(&colours, &request.action, now))
+                    .await?;
+                room.seq
+            }
+        };
         let state = want_state.then(|| room.snapshot_json(now, &colours));
-        Ok((room.seq, state))
+        Ok((seq, state))
     }
 
     /// Subscribes to game `id`: its current state as a `state` message, the colours the
@@ -343,31 +496,31 @@ impl Hub {
         &self,
         id: &str,
         token: Option<&str>,
-    ) -> Result<(String, Vec<Colour>, broadcast::Receiver<Utf8Bytes>), ApiError> {
+    ) -> Result<(String, Vec<Colour>, broadcast::Receiver<Utf8Bytes>), Error> {
         let cell = self.room(id).await?;
-        let room = cell.room.lock().await;
+        let room = self.lock(&cell).await?;
         let you = room.holder(token);
         Ok((state_message(&room, &you), you, cell.events.subscribe()))
     }
 
     /// The state of game `id` as the holder of `token` sees it, as a `state` message.
-    pub async fn state_message(&self, id: &str, token: Option<&str>) -> Result<String, ApiError> {
+    pub async fn state_message(&self, id: &str, token: Option<&str>) -> Result<String, Error> {
         let cell = self.room(id).await?;
-        let room = cell.room.lock().await;
+        let room = self.lock(&cell).await?;
         Ok(state_message(&room, &room.holder(token)))
     }
 
     /// The positions of game `id` after each move, for review.
-    pub async fn replay(&self, id: &str) -> Result<Value, ApiError> {
+    pub async fn replay(&self, id: &str) -> Result<Value, Error> {
         let cell = self.room(id).await?;
-        let room = cell.room.lock().await;
+        let room = self.lock(&cell).await?;
         Ok(replay_json(&room.game))
     }
 
     /// The record of game `id`.
-    pub async fn record(&self, id: &str) -> Result<String, ApiError> {
+    pub async fn record(&self, id: &str) -> Result<String, Error> {
         let cell = self.room(id).await?;
-        let room = cell.room.lock().await;
+        let room = self.lock(&cell).await?;
         let date = chrono_date(room.created_ms);
         let mut record = Record::from_game(
             room.game.clone(),
@@ -381,8 +534,9 @@ impl Hub {
 
     /// The 50 most recently changed live games (all of which are in memory), then the 50
     /// most recently finished (read from the database, so that listing old games does not
-    /// bring them back into memory), each newest first.
-    pub async fn list(&self) -> Result<Value, ApiError> {
+    /// bring them back into memory), each newest first. Friend games whose open seat waits
+    /// for the invited friend are not listed.
+    pub async fn list(&self) -> Result<Value, Error> {
         let cells: Vec<Arc<RoomCell>> = self.rooms().values().cloned().collect();
         let mut live = Vec::with_capacity(cells.len());
         for cell in cells {
@@ -391,6 +545,7 @@ impl Hub {
                 live.push(room.to_stored());
             }
         }
+        live.retain(Stored::is_public);
         live.sort_by_key(|s| std::cmp::Reverse(s.updated_ms()));
         live.truncate(LISTED);
         let finished = self
@@ -398,7 +553,7 @@ impl Hub {
             .store
             .finished(LISTED)
             .await
-            .map_err(|e| ApiError::internal(format!("database error: {e}")))?;
+            .map_err(storage_error)?;
         let games: Vec<Value> = live.iter().chain(&finished).map(Stored::summary).collect();
         Ok(json!({ "games": games }))
     }
@@ -411,12 +566,10 @@ impl Hub {
     /// Ends the game on time when the side to move's clock runs out.
     async fn watch_clock(self, cell: Arc<RoomCell>) {
         loop {
-            let deadline = {
-                let room = cell.room.lock().await;
-                if !room.is_live() {
-                    return;
-                }
-                room.clock.as_ref().and_then(|c| c.deadline(room.turn()))
+            let deadline = match self.lock(&cell).await {
+                Ok(room) if !room.is_live() => return,
+                Ok(room) => room.clock.as_ref().and_then(|c| c.deadline(room.turn())),
+                Err(_) => Some(now_ms() + RETRY.as_millis() as i64),
             };
             match deadline {
                 None => cell.clock_changed.notified().await,
@@ -428,14 +581,19 @@ impl Hub {
                     }
                 }
             }
-            let mut room = cell.room.lock().await;
-            let mut next = room.clone();
-            if next.check_flag(now_ms())
-                && let Err(e) = self
-                    .commit(&cell, &mut room, next, Change::Timeout, Value::Null)
-                    .await
-            {
-                tracing::error!("game {}: cannot store the time forfeit: {e}", room.id);
+            let Ok(mut room) = self.lock(&cell).await else {
+                continue;
+            };
+            let now = now_ms();
+            if room.flag_fell(now) {
+                let flag = |r: &mut Room| {
+                    r.check_flag(now);
+                    Ok(Change::Timeout)
+                };
+                if self.apply(&cell, &mut room, flag).await.is_err() {
+                    drop(room);
+                    tokio::time::sleep(RETRY).await;
+                }
             }
         }
     }
@@ -444,7 +602,7 @@ impl Hub {
     /// nothing has changed meanwhile.
     ///
     /// Boxed because storing the move may schedule the next search: the future refers to
-    /// itself through `commit`, and a named type lets the compiler see it is `Send`.
+    /// itself through `apply`, and a named type lets the compiler see it is `Send`.
     fn play_computer(self, cell: Arc<RoomCell>, seq: u64) -> BoxFuture {
         Box::pin(async move { self.computer_move(cell, seq).await })
     }
@@ -452,7 +610,9 @@ impl Hub {
     async fn computer_move(self, cell: Arc<RoomCell>, seq: u64) {
         loop {
             let (game, level, left) = {
-                let room = cell.room.lock().await;
+                let Ok(room) = self.lock(&cell).await else {
+                    return self.read_back(&cell).await;
+                };
                 let Some(level) = room.computer_to_move().filter(|_| room.seq == seq) else {
                     return;
                 };
@@ -462,50 +622,63 @@ impl Hub {
             };
             let result = match self.inner.engine.search(game, level, left).await {
                 Ok(r) => r,
-                Err(e) if e.status == 503 => {
-                    tokio::time::sleep(ENGINE_RETRY).await;
+                Err(e) if e.kind == ErrorKind::Busy => {
+                    tokio::time::sleep(RETRY).await;
                     continue;
                 }
                 Err(e) => {
-                    tracing::error!("computer move failed: {e}");
+                    tracing::error!(game = %cell.id, "computer move failed: {e}");
                     punct_engine::SearchResult::default()
                 }
             };
-            let mut room = cell.room.lock().await;
+            let Ok(mut room) = self.lock(&cell).await else {
+                return self.read_back(&cell).await;
+            };
             if room.seq != seq {
                 return;
             }
             // An engine that finds nothing (or fails) must not leave the game stuck.
             let fallback = || room.game.position().legal_moves().first().copied();
             let Some(mv) = result.best_move.or_else(fallback) else {
-                tracing::error!("no move for the computer in a live game");
+                tracing::error!(game = %room.id, "no move for the computer in a live game");
                 return;
             };
             let turn = room.turn();
-            let mut next = room.clone();
             let now = now_ms();
-            if next.check_flag(now) {
-                if let Err(e) = self
-                    .commit(&cell, &mut room, next, Change::Timeout, Value::Null)
-                    .await
-                {
-                    tracing::error!("cannot store the time forfeit: {e}");
-                }
-                return;
-            }
             let action = Action::Move {
                 text: mv.to_string(),
             };
-            match next.act(&[turn], &action, now) {
-                Ok(change) => {
-                    let detail = json!({ "move": mv.to_string() });
-                    if let Err(e) = self.commit(&cell, &mut room, next, change, detail).await {
-                        tracing::error!("cannot store the computer's move: {e}");
-                    }
+            let play = |r: &mut Room| {
+                if r.check_flag(now) {
+                    Ok(Change::Timeout)
+                } else {
+                    r.act(&[turn], &action, now)
                 }
-                Err(e) => tracing::error!("the engine's move {mv} was refused: {e}"),
+            };
+            match self.apply(&cell, &mut room, play).await {
+                Ok(_) => {}
+                Err(e) if e.kind == ErrorKind::Storage => {
+                    drop(room);
+                    self.read_back(&cell).await;
+                }
+                Err(e) => {
+                    tracing::error!(game = %room.id, "the engine's move {mv} was refused: {e}");
+                }
             }
             return;
+        }
+    }
+
+    /// Waits until the stale room of `cell` can be read back from the database. Reading it
+    /// back starts what follows from its state (the computer's search among it), so a
+    /// computer move that could not be stored is looked for again then, unless the database
+    /// committed it after all.
+    async fn read_back(&self, cell: &Arc<RoomCell>) {
+        loop {
+            tokio::time::sleep(RETRY).await;
+            if self.lock(cell).await.is_ok() {
+                return;
+            }
         }
     }
 }

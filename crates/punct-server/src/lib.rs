@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod api_error;
 mod assets;
 pub mod clock;
 pub mod engine_pool;
@@ -28,7 +29,7 @@ use std::time::Duration;
 use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 
-pub use error::ApiError;
+pub use api_error::ApiError;
 
 /// How the server is started.
 #[derive(Clone, Debug)]

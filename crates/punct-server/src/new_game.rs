@@ -5,7 +5,7 @@ use punct_core::{Colour, Game, Position, Record, Variant};
 use serde::Deserialize;
 
 use crate::clock::{Clock, now_ms};
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::room::{Mode, Seat, parse_colour};
 
 /// The request to create a game.
@@ -76,28 +76,28 @@ pub(crate) fn clean_name(name: &str) -> Option<String> {
 }
 
 /// Reads the starting point of a new game: a record (its moves are replayed) or position text.
-pub fn parse_start(text: &str) -> Result<Game, ApiError> {
+pub fn parse_start(text: &str) -> Result<Game, Error> {
     let text = text.trim();
     if text.starts_with('[') || text.contains("1.") {
         Record::parse(text)
             .map(|r| r.game)
-            .map_err(|e| ApiError::bad_request(e.to_string()))
+            .map_err(|e| Error::bad_request(e.to_string()))
     } else {
         Position::from_text(text)
             .map(Game::from_position)
-            .map_err(|e| ApiError::bad_request(format!("bad position text: {e}")))
+            .map_err(|e| Error::bad_request(format!("bad position text: {e}")))
     }
 }
 
 /// Checks `req` and builds the new game: the creator's token, the starting game, both seats
 /// (White's first) and the clock.
-pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), ApiError> {
+pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), Error> {
     let game = match &req.start {
         Some(text) if !text.trim().is_empty() => parse_start(text)?,
         _ => {
             let variant = req.variant.as_deref().unwrap_or("standard");
             let variant = Variant::from_name(variant).ok_or_else(|| {
-                ApiError::bad_request(format!(
+                Error::bad_request(format!(
                     "unknown variant `{variant}`: expected standard or basic"
                 ))
             })?;
@@ -105,7 +105,7 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
         }
     };
     if let Some(outcome) = game.outcome() {
-        return Err(ApiError::conflict(format!(
+        return Err(Error::conflict(format!(
             "cannot play on from a finished game: {outcome}"
         )));
     }
@@ -118,14 +118,14 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
             }
         }
         other => parse_colour(other).ok_or_else(|| {
-            ApiError::bad_request(format!(
+            Error::bad_request(format!(
                 "unknown colour `{other}`: expected white, black or random"
             ))
         })?,
     };
     let level = req.level.unwrap_or(3);
     if !(1..=6).contains(&level) {
-        return Err(ApiError::bad_request(format!(
+        return Err(Error::bad_request(format!(
             "level {level} does not exist: levels run from 1 to 6"
         )));
     }
@@ -137,7 +137,7 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
                 && (MIN_CLOCK_MINUTES..=600.0).contains(&c.minutes)
                 && (0.0..=600.0).contains(&c.increment);
             if !ok {
-                return Err(ApiError::bad_request(
+                return Err(Error::bad_request(
                     "clock minutes must be in [1/60, 600] (at least one second) and increment seconds in [0, 600]",
                 ));
             }
@@ -220,7 +220,7 @@ mod tests {
         ];
         for (json, needle) in cases {
             let err = build(&request(json)).unwrap_err();
-            assert_eq!(err.status, 400, "{json}");
+            assert_eq!(err.kind, crate::error::ErrorKind::BadRequest, "{json}");
             assert!(err.reason.contains(needle), "{json}: {}", err.reason);
         }
     }

@@ -13,9 +13,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
-use crate::error::ApiError;
+use crate::api_error::ApiError;
 use crate::hub::Hub;
-use crate::room::{Action, colour_name};
+use crate::room::{Request, colour_name};
 
 #[derive(Deserialize)]
 pub(crate) struct WsQuery {
@@ -23,7 +23,7 @@ pub(crate) struct WsQuery {
 }
 
 /// A message from the client: `{"type":"sync"}`, `{"type":"ping"}`, or
-/// `{"type":"action","action":…}` with the fields of an [`Action`].
+/// `{"type":"action","action":…}` with the fields of a [`Request`].
 ///
 /// `sync` and `ping` are variants with no fields rather than unit variants, which serde lets
 /// ignore any fields they are sent.
@@ -35,7 +35,7 @@ enum ClientMessage {
     /// Keep-alive.
     Ping {},
     /// Carry out an action for the connection's token.
-    Action(Action),
+    Action(Request),
 }
 
 /// Reads a client message straight into its type (a move is read for every move played);
@@ -60,7 +60,7 @@ fn refusal(text: &str) -> Result<(), String> {
             Some(field) => Err(format!("a `{kind}` message has no field `{field}`")),
             None => Ok(()),
         },
-        Some("action") => serde_json::from_value::<Action>(Value::Object(fields))
+        Some("action") => serde_json::from_value::<Request>(Value::Object(fields))
             .map(drop)
             .map_err(|e| format!("bad action: {e}")),
         Some(other) => Err(format!(
@@ -77,7 +77,7 @@ pub(crate) async fn upgrade(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse unknown games before upgrading, with a proper HTTP status.
-    hub.room(&id).await?;
+    hub.room(&id).await.map_err(ApiError::from)?;
     // Clients send only short JSON messages: small buffers keep thousands of sockets cheap
     // (the library's defaults are 128 KiB per socket for reading alone), and the library
     // zeroes the read buffer before every read (4 KiB of zeroes per move was 1.6% of the
@@ -218,11 +218,11 @@ async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> String 
         ClientMessage::Ping {} => json!({ "type": "pong" }).to_string(),
         ClientMessage::Sync {} => match hub.state_message(id, token).await {
             Ok(state) => state,
-            Err(e) => error_message(&e),
+            Err(e) => error_message(&e.into()),
         },
-        ClientMessage::Action(action) => match hub.act(id, token, action, false).await {
+        ClientMessage::Action(request) => match hub.act(id, token, request, false).await {
             Ok((seq, _)) => format!(r#"{{"type":"ok","seq":{seq}}}"#),
-            Err(e) => error_message(&e),
+            Err(e) => error_message(&e.into()),
         },
     }
 }
@@ -230,6 +230,7 @@ async fn handle(hub: &Hub, id: &str, token: Option<&str>, text: &str) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::room::Action;
     use proptest::prelude::*;
 
     fn refused(text: &str) -> String {
@@ -249,7 +250,7 @@ mod tests {
             parse_message(r#"{"type":"ping"}"#),
             Ok(ClientMessage::Ping {})
         ));
-        let Ok(ClientMessage::Action(action)) =
+        let Ok(ClientMessage::Action(Request { action, seq: None })) =
             parse_message(r#"{"type":"action","action":"move","move":"TE4:0"}"#)
         else {
             panic!("a move was refused");
@@ -262,7 +263,10 @@ mod tests {
         );
         assert!(matches!(
             parse_message(r#"{"action":"resign","type":"action"}"#),
-            Ok(ClientMessage::Action(Action::Resign))
+            Ok(ClientMessage::Action(Request {
+                action: Action::Resign,
+                seq: None
+            }))
         ));
     }
 
@@ -313,7 +317,7 @@ mod tests {
                 Ok(msg) => {
                     let fields = match msg {
                         ClientMessage::Sync {} | ClientMessage::Ping {} => 1,
-                        ClientMessage::Action(Action::Move { .. }) => 3,
+                        ClientMessage::Action(Request { action: Action::Move { .. }, .. }) => 3,
                         ClientMessage::Action(_) => 2,
                     };
                     let value: Value = serde_json::from_str(&text).unwrap();

@@ -288,10 +288,12 @@ async function openGame(id) {
   show("game");
   try {
     let state = await api("GET", `/api/games/${id}`, undefined, app.token);
-    // Whoever opens a friend's link first takes the open seat.
-    if (!state.you.length && !state.outcome && (state.seats.white.open || state.seats.black.open)) {
+    // The friend's link carries the game's invitation after `#`, which never reaches a
+    // server's logs; the game's id alone, which watchers see, does not give the seat.
+    const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+    if (invite && !state.you.length && !state.outcome && (state.seats.white.open || state.seats.black.open)) {
       try {
-        const grant = await api("POST", `/api/games/${id}/join`, { name: localStorage.getItem("punct.name") || undefined });
+        const grant = await api("POST", `/api/games/${id}/join`, { name: localStorage.getItem("punct.name") || undefined, invite });
         localStorage.setItem(`punct.token.${id}`, grant.token);
         app.token = grant.token;
         state = grant.state;
@@ -1082,7 +1084,7 @@ function renderPanel() {
   $("offer-draw").textContent = s && s.mode === "local" ? "Agree a draw" : "Offer draw";
   const share = $("share");
   share.hidden = !(s && s.mode === "friend" && seatsOpen() && s.you.length);
-  if (!share.hidden) $("share-link").value = `${location.origin}/g/${s.id}`;
+  if (!share.hidden) $("share-link").value = `${location.origin}/g/${s.id}#invite=${s.invite}`;
 
   // Move list (made again only when the moves or the shown ply change).
   const list = $("move-list");

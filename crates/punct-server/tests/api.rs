@@ -573,15 +573,18 @@ async fn the_bearer_scheme_is_case_insensitive() {
 #[tokio::test]
 async fn names_with_line_breaks_still_give_a_readable_record() {
     let base = start_in_process(&temp_db("names")).await;
-    let (id, white) = create(
-        &base,
+    let (_, created) = post(
+        &format!("{base}/api/games"),
+        None,
         json!({ "mode": "friend", "name": "Ada\n[Evil \"1\"]\t\u{7}" }),
     )
     .await;
+    let id = created["id"].as_str().unwrap();
+    let white = created["token"].as_str().unwrap().to_owned();
     let (status, v) = post(
         &format!("{base}/api/games/{id}/join"),
         None,
-        json!({ "name": "Bo\r\nby\u{85}the sea" }),
+        json!({ "name": "Bo\r\nby\u{85}the sea", "invite": created["invite"] }),
     )
     .await;
     assert_eq!(status, 200, "{v}");

@@ -902,7 +902,12 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     }
     a.screenshot("friend-4-server-down").await;
     let _server = common::Process::start(addr, &db).await;
-    let id = link.rsplit('/').next().unwrap();
+    // The link is `/g/{id}#invite=…`: the invitation rides after `#`, out of the server's logs.
+    let (page, invite) = link
+        .split_once("#invite=")
+        .expect("the link carries the invitation");
+    assert_eq!(invite.len(), 32, "{link}");
+    let id = page.rsplit('/').next().unwrap();
     let token: Value = b
         .eval(
             "return localStorage.getItem('punct.token.' + arguments[0]);",

@@ -149,7 +149,10 @@ async fn pending_moves_are_read_with_their_game_and_folded_at_the_next_start() {
     let loaded = store.load(&room.id).await.unwrap().unwrap();
     assert_eq!(serde_json::to_value(loaded).unwrap(), expected);
     let live = store.live_games().await.unwrap();
-    assert_eq!(serde_json::to_value(&live[0]).unwrap(), expected);
+    assert_eq!(
+        serde_json::to_value(live[0].as_ref().unwrap()).unwrap(),
+        expected
+    );
     drop(store);
 
     let store = Store::open(&path).unwrap();
@@ -161,11 +164,11 @@ async fn pending_moves_are_read_with_their_game_and_folded_at_the_next_start() {
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
 
-/// A pending move that does not follow its game's stored state (a damaged database) is not
-/// applied at startup: the game keeps the state it was last stored whole in, and the server
-/// still starts.
+/// A game whose pending moves do not follow its stored state (a damaged database) is set
+/// aside at startup, whole with its pending moves and the reason, into `damaged_games` for
+/// the operator: nothing of it is lost, and the server still starts.
 #[tokio::test]
-async fn a_pending_move_that_does_not_follow_its_game_is_dropped() {
+async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
     let path = common::temp_db("pending-gap");
     let store = Store::open(&path).unwrap();
     let room = game_with_pending_moves(&store, 3).await;
@@ -180,7 +183,23 @@ async fn a_pending_move_that_does_not_follow_its_game_is_dropped() {
         .unwrap();
     let store = Store::open(&path).unwrap();
     assert_eq!(pending_rows(&path), 0);
-    assert_eq!(stored_row(&path, &room.id), before);
+    let (reason, data, pending): (String, String, String) = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row(
+            "SELECT reason, data, pending FROM damaged_games WHERE id = ?1",
+            [&room.id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert!(reason.contains("does not follow"), "{reason}");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&data).unwrap(),
+        before
+    );
+    let kept: Vec<serde_json::Value> = serde_json::from_str(&pending).unwrap();
+    assert_eq!(kept.len(), 2);
+    assert!(store.load(&room.id).await.unwrap().is_none());
+    assert!(store.live_games().await.unwrap().is_empty());
     drop(store);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }

@@ -237,11 +237,15 @@ pub async fn friend_game(base: &str, clock: Option<Value>) -> (String, String, S
     if let Some(c) = clock {
         body["clock"] = c;
     }
-    let (id, white) = create(base, body).await;
+    let (status, created) = post(&format!("{base}/api/games"), None, body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let white = created["token"].as_str().unwrap().to_owned();
+    let invite = created["invite"].clone();
     let (status, v) = post(
         &format!("{base}/api/games/{id}/join"),
         None,
-        json!({ "name": "Bo" }),
+        json!({ "name": "Bo", "invite": invite }),
     )
     .await;
     assert_eq!(status, 200, "{v}");

@@ -1,0 +1,189 @@
+//! What a seat holder asks for, read from JSON, and the changes a game goes through.
+
+use punct_core::Colour;
+use serde::{Deserialize, Serialize};
+
+/// A change asked for by a seat holder, read from `{"action": …}` (with `"move"` for a move).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "ActionFields", into = "ActionFields")]
+pub enum Action {
+    /// Play a move given as move text.
+    Move {
+        /// Move text, e.g. `TE4:0`.
+        text: String,
+    },
+    /// Give up.
+    Resign,
+    /// Offer a draw, or accept the opponent's offer.
+    OfferDraw,
+    /// Turn down the opponent's draw offer.
+    DeclineDraw,
+    /// Ask to take back a move, or grant the opponent's request (at once against the computer
+    /// and on one screen).
+    Takeback,
+    /// Turn down the opponent's takeback request.
+    DeclineTakeback,
+}
+
+/// An action as sent. Read through this rather than as an internally tagged enum, whose
+/// variants without fields would ignore any fields they are sent.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionFields {
+    action: ActionKind,
+    /// `None` without the field, `Some(None)` for `"move": null`.
+    #[serde(
+        rename = "move",
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    text: Option<Option<String>>,
+    /// The state the request was made on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
+}
+
+/// An action as a client asks for it: with the number of the state it was made on, when the
+/// client gives it, so that the same request sent again (its answer was lost) is carried out
+/// once and answered with the first outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "ActionFields")]
+pub struct Request {
+    /// What is asked.
+    pub action: Action,
+    /// The `seq` of the state the client saw when it asked.
+    pub seq: Option<u64>,
+}
+
+impl From<Action> for Request {
+    fn from(action: Action) -> Request {
+        Request { action, seq: None }
+    }
+}
+
+/// A field that is there, even if null: serde alone reads a null as a missing field.
+fn present<'de, D: serde::Deserializer<'de>>(field: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::deserialize(field).map(Some)
+}
+
+/// The name of an action.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ActionKind {
+    Move,
+    Resign,
+    OfferDraw,
+    DeclineDraw,
+    Takeback,
+    DeclineTakeback,
+}
+
+impl TryFrom<ActionFields> for Action {
+    type Error = &'static str;
+
+    fn try_from(fields: ActionFields) -> Result<Action, Self::Error> {
+        Request::try_from(fields).map(|r| r.action)
+    }
+}
+
+impl TryFrom<ActionFields> for Request {
+    type Error = &'static str;
+
+    fn try_from(fields: ActionFields) -> Result<Request, Self::Error> {
+        let seq = fields.seq;
+        let action = match fields.action {
+            ActionKind::Move => {
+                let text = fields
+                    .text
+                    .ok_or("a `move` action needs the field `move`")?
+                    .ok_or("the field `move` must be move text, e.g. `TE4:0`")?;
+                return Ok(Request {
+                    action: Action::Move { text },
+                    seq,
+                });
+            }
+            ActionKind::Resign => Action::Resign,
+            ActionKind::OfferDraw => Action::OfferDraw,
+            ActionKind::DeclineDraw => Action::DeclineDraw,
+            ActionKind::Takeback => Action::Takeback,
+            ActionKind::DeclineTakeback => Action::DeclineTakeback,
+        };
+        match fields.text {
+            Some(_) => Err("only a `move` action has the field `move`"),
+            None => Ok(Request { action, seq }),
+        }
+    }
+}
+
+impl From<Action> for ActionFields {
+    fn from(action: Action) -> ActionFields {
+        let (action, text) = match action {
+            Action::Move { text } => (ActionKind::Move, Some(Some(text))),
+            Action::Resign => (ActionKind::Resign, None),
+            Action::OfferDraw => (ActionKind::OfferDraw, None),
+            Action::DeclineDraw => (ActionKind::DeclineDraw, None),
+            Action::Takeback => (ActionKind::Takeback, None),
+            Action::DeclineTakeback => (ActionKind::DeclineTakeback, None),
+        };
+        ActionFields {
+            action,
+            text,
+            seq: None,
+        }
+    }
+}
+
+/// A change made at a seat holder's request, as a game remembers it for a while.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Made {
+    /// The number of the state the change made.
+    pub seq: u64,
+    /// The side that asked (0 White, 1 Black).
+    pub by: u8,
+    /// What was asked.
+    pub action: Action,
+}
+
+/// A change to a game, as its event names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The open seat, of this colour, was taken.
+    Joined(Colour),
+    /// A move was played.
+    Move,
+    /// A side resigned.
+    Resign,
+    /// A draw was agreed.
+    Draw,
+    /// A side offered a draw.
+    DrawOffer,
+    /// The draw offer was turned down.
+    DrawDeclined,
+    /// Moves were taken back.
+    Takeback,
+    /// A side asked to take back a move.
+    TakebackRequest,
+    /// The takeback request was turned down.
+    TakebackDeclined,
+    /// A flag fell.
+    Timeout,
+}
+
+impl Change {
+    /// The event's name in the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Joined(_) => "joined",
+            Change::Move => "move",
+            Change::Resign => "resign",
+            Change::Draw => "draw",
+            Change::DrawOffer => "draw_offer",
+            Change::DrawDeclined => "draw_declined",
+            Change::Takeback => "takeback",
+            Change::TakebackRequest => "takeback_request",
+            Change::TakebackDeclined => "takeback_declined",
+            Change::Timeout => "timeout",
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! A game as the server holds it: the rules' [`Game`] plus seats, clock, offers and a
+//! sequence number that counts every change. Pure logic, no I/O: the hub stores a changed
+//! room before anyone hears of the change.
+
+mod action;
+mod seat;
+mod stored;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use punct_core::{Colour, Game, Move, Outcome, PlayError, Termination};
+
+pub use action::{Action, Change, Made, Request};
+pub use seat::{Mode, Seat};
+pub use stored::{PendingMove, Stored};
+pub use view::JSON_CAPACITY;
+use view::MoveTexts;
+pub(crate) use view::json_text;
+
+use crate::clock::Clock;
+use crate::error::Error;
+
+/// A game in the server.
+#[derive(Clone, Debug)]
+pub struct Room {
+    /// The game's public id (also its link).
+    pub id: String,
+    /// Who plays.
+    pub mode: Mode,
+    /// The rules' view of the game.
+    pub game: Game,
+    /// White's and Black's seats.
+    pub seats: [Seat; 2],
+    /// The clock, if the game is timed.
+    pub clock: Option<Clock>,
+    /// The side that offered a draw, until answered or a move is made.
+    pub draw_offer: Option<Colour>,
+    /// The side that asked for a takeback, until answered or a move is made.
+    pub takeback_request: Option<Colour>,
+    /// Number of changes so far; every broadcast carries it.
+    pub seq: u64,
+    /// Creation time, ms since the epoch.
+    pub created_ms: i64,
+    /// Time of the last change, ms since the epoch.
+    pub updated_ms: i64,
+    /// The moves as a JSON list of their texts, kept beside the game so that states and
+    /// stored forms copy it rather than write every move again at each change.
+    texts: MoveTexts,
+    /// The start position as text.
+    start_text: Arc<str>,
+    /// The secret a friend must show to take the open seat; `None` once it is taken.
+    pub invite: Option<String>,
+    /// The last changes made at a seat holder's request, newest last, so that a request
+    /// sent again gets the outcome of the first (see [`Room::answered`]).
+    pub recent: VecDeque<Made>,
+}
+
+/// How many changes [`Room::recent`] keeps: a request is repeated only when its answer was
+/// lost, which is soon after it was made.
+const RECENT: usize = 8;
+
+/// Keeps `made` among the recent changes `recent`.
+fn remember(recent: &mut VecDeque<Made>, made: Made) {
+    if recent.len() == RECENT {
+        recent.pop_front();
+    }
+    recent.push_back(made);
+}
+
+/// Names a colour as the API writes it.
+pub fn colour_name(c: Colour) -> &'static str {
+    match c {
+        Colour::White => "white",
+        Colour::Black => "black",
+    }
+}
+
+/// Reads a colour as the API writes it.
+pub fn parse_colour(s: &str) -> Option<Colour> {
+    match s {
+        "white" => Some(Colour::White),
+        "black" => Some(Colour::Black),
+        _ => None,
+    }
+}
+
+impl Room {
+    /// A new room; the clock starts at once unless a seat is still open. An open seat gets
+    /// an invitation secret.
+    pub fn new(
+        id: String,
+        mode: Mode,
+        game: Game,
+        seats: [Seat; 2],
+        clock: Option<Clock>,
+        now: i64,
+    ) -> Room {
+        let texts = MoveTexts::new(game.moves());
+        let start_text = game.start().to_string().into();
+        let mut room = Room {
+            id,
+            mode,
+            game,
+            seats,
+            clock,
+            draw_offer: None,
+            takeback_request: None,
+            seq: 1,
+            created_ms: now,
+            updated_ms: now,
+            texts,
+            start_text,
+            invite: None,
+            recent: VecDeque::new(),
+        };
+        if room.seats.iter().any(Seat::is_open) {
+            room.invite = Some(crate::new_game::random_hex::<16>());
+        }
+        room.start_clock_if_ready(now);
+        room
+    }
+
+    fn start_clock_if_ready(&mut self, now: i64) {
+        let ready = !self.seats.iter().any(Seat::is_open) && self.game.outcome().is_none();
+        if let Some(clock) = self.clock.as_mut().filter(|_| ready) {
+            clock.start(now);
+        }
+    }
+
+    /// Whether the game is still being played.
+    pub fn is_live(&self) -> bool {
+        self.game.outcome().is_none()
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Colour {
+        self.game.position().turn()
+    }
+
+    /// The colours `token` holds (both on one screen, none for a stranger).
+    pub fn holder(&self, token: Option<&str>) -> Vec<Colour> {
+        let Some(token) = token else {
+            return Vec::new();
+        };
+        Colour::ALL
+            .into_iter()
+            .filter(|c| self.seats[c.index()].token.as_deref() == Some(token))
+            .collect()
+    }
+
+    /// The engine level if the computer is to move in a live game.
+    pub fn computer_to_move(&self) -> Option<u8> {
+        self.is_live()
+            .then(|| self.seats[self.turn().index()].computer)
+            .flatten()
+    }
+
+    /// Gives the open seat to a newcomer with `token`, who must show the game's invitation
+    /// secret: the game's id alone, which watchers see, does not give the seat.
+    pub fn join(
+        &mut self,
+        token: String,
+        name: &str,
+        invite: Option<&str>,
+        now: i64,
+    ) -> Result<Colour, Error> {
+        if let Some(outcome) = self.game.outcome() {
+            return Err(Error::conflict(format!(
+                "the game is over ({outcome}); you can watch its replay"
+            )));
+        }
+        let colour = Colour::ALL
+            .into_iter()
+            .find(|c| self.seats[c.index()].is_open())
+            .ok_or_else(|| Error::conflict("both seats are taken; you can watch"))?;
+        if let Some(secret) = &self.invite
+            && invite != Some(secret.as_str())
+        {
+            return Err(Error::forbidden(match invite {
+                None => "joining this game needs its invitation: open the link you were sent",
+                Some(_) => "this invitation is not the game's: open the link you were sent",
+            }));
+        }
+        self.invite = None;
+        let seat = &mut self.seats[colour.index()];
+        seat.token = Some(token);
+        if let Some(name) = crate::new_game::clean_name(name) {
+            seat.name = name;
+        }
+        self.start_clock_if_ready(now);
+        self.touch(now);
+        Ok(colour)
+    }
+
+    fn touch(&mut self, now: i64) {
+        self.seq += 1;
+        self.updated_ms = now;
+    }
+
+    fn finish(&mut self, outcome: Outcome, now: i64) {
+        self.game.end(outcome);
+        self.after_end(now);
+    }
+
+    fn after_end(&mut self, now: i64) {
+        let turn = self.turn();
+        if let Some(c) = self.clock.as_mut() {
+            c.stop(turn, now);
+        }
+        self.draw_offer = None;
+        self.takeback_request = None;
+    }
+
+    /// Whether the side to move has run out of time in a live game at `now`.
+    pub fn flag_fell(&self, now: i64) -> bool {
+        let turn = self.turn();
+        self.is_live() && self.clock.as_ref().is_some_and(|c| c.flagged(turn, now))
+    }
+
+    /// Ends the game on time if the side to move has run out. Returns whether it did.
+    pub fn check_flag(&mut self, now: i64) -> bool {
+        let turn = self.turn();
+        let flagged = self.flag_fell(now);
+        if flagged {
+            self.finish(
+                Outcome {
+                    winner: Some(!turn),
+                    termination: Termination::Timeout,
+                },
+                now,
+            );
+            self.touch(now);
+        }
+        flagged
+    }
+
+    /// Carries out `action` for the holder of `colours`, returning the change it made. On an
+    /// error nothing has changed.
+    pub fn act(&mut self, colours: &[Colour], action: &Action, now: i64) -> Result<Change, Error> {
+        if colours.is_empty() {
+            return Err(Error::forbidden(
+                "this token holds no seat in this game (watchers cannot act)",
+            ));
+        }
+        if let Some(outcome) = self.game.outcome() {
+            return Err(Error::conflict(format!("the game is over: {outcome}")));
+        }
+        let turn = self.turn();
+        let me = if colours.contains(&turn) {
+            turn
+        } else {
+            colours[0]
+        };
+        let local = colours.len() == 2;
+        let opponent_is_computer = self.seats[(!me).index()].computer.is_some();
+        let change = match action {
+            Action::Move { text } => {
+                if !colours.contains(&turn) {
+                    return Err(Error::conflict(format!(
+                        "it is not your turn: {} is to move",
+                        colour_name(turn)
+                    )));
+                }
+                if self.seats.iter().any(Seat::is_open) {
+                    return Err(Error::conflict(
+                        "the game has not started: waiting for an opponent to join",
+                    ));
+                }
+                let mv = Move::parse(text.trim()).map_err(|e| Error::bad_request(e.to_string()))?;
+                let mv = self.game.play(mv).map_err(|e| match e {
+                    PlayError::Illegal(_, why) => {
+                        Error::illegal(format!("illegal move {text}: {why}"))
+                    }
+                    PlayError::GameOver(_) => Error::illegal(e.to_string()),
+                })?;
+                self.texts.push(mv);
+                self.draw_offer = None;
+                self.takeback_request = None;
+                if let Some(c) = self.clock.as_mut() {
+                    c.moved(turn, now);
+                }
+                if self.game.outcome().is_some() {
+                    self.after_end(now);
+                }
+                Change::Move
+            }
+            Action::Resign => {
+                self.finish(
+                    Outcome {
+                        winner: Some(!me),
+                        termination: Termination::Resignation,
+                    },
+                    now,
+                );
+                Change::Resign
+            }
+            Action::OfferDraw => {
+                if local || self.draw_offer == Some(!me) {
+                    self.finish(
+                        Outcome {
+                            winner: None,
+                            termination: Termination::Agreement,
+                        },
+                        now,
+                    );
+                    Change::Draw
+                } else if opponent_is_computer {
+                    return Err(Error::conflict(
+                        "the computer declines draw offers; play on or resign",
+                    ));
+                } else if self.draw_offer == Some(me) {
+                    return Err(Error::conflict("you have already offered a draw"));
+                } else {
+                    self.draw_offer = Some(me);
+                    Change::DrawOffer
+                }
+            }
+            Action::DeclineDraw => {
+                if self.draw_offer != Some(!me) || local {
+                    return Err(Error::conflict("there is no draw offer to decline"));
+                }
+                self.draw_offer = None;
+                Change::DrawDeclined
+            }
+            Action::Takeback => {
+                if local || opponent_is_computer || self.takeback_request == Some(!me) {
+                    let requester = if local {
+                        !turn
+                    } else if opponent_is_computer {
+                        me
+                    } else {
+                        !me
+                    };
+                    self.take_back(requester, local, now)?;
+                    Change::Takeback
+                } else if self.takeback_request == Some(me) {
+                    return Err(Error::conflict("you have already asked for a takeback"));
+                } else if !self.has_moved(me) {
+                    return Err(Error::conflict("you have no move to take back"));
+                } else {
+                    self.takeback_request = Some(me);
+                    Change::TakebackRequest
+                }
+            }
+            Action::DeclineTakeback => {
+                if self.takeback_request != Some(!me) || local {
+                    return Err(Error::conflict("there is no takeback request to decline"));
+                }
+                self.takeback_request = None;
+                Change::TakebackDeclined
+            }
+        };
+        self.touch(now);
+        remember(
+            &mut self.recent,
+            Made {
+                seq: self.seq,
+                by: me.index() as u8,
+                action: action.clone(),
+            },
+        );
+        Ok(change)
+    }
+
+    /// What becomes of `action`, asked for by the holder of `colours` on the state numbered
+    /// `made_on`: `None` if that is the present state, so that it is to be carried out now;
+    /// the outcome of the first request (the number of the state it made) if it was carried
+    /// out already, so that a request sent again is never applied twice; a refusal if the
+    /// game has changed since in another way.
+    pub fn answered(
+        &self,
+        colours: &[Colour],
+        action: &Action,
+        made_on: u64,
+    ) -> Option<Result<u64, Error>> {
+        if made_on == self.seq {
+            return None;
+        }
+        if made_on > self.seq {
+            return Some(Err(Error::conflict(format!(
+                "there is no state {made_on} yet: the game is at {}",
+                self.seq
+            ))));
+        }
+        let first = self.recent.iter().find(|m| m.seq == made_on + 1);
+        Some(match first {
+            Some(m)
+                if m.action == *action
+                    && colours.iter().any(|c| c.index() == usize::from(m.by)) =>
+            {
+                Ok(m.seq)
+            }
+            _ => Err(Error::conflict(format!(
+                "the game has changed since state {made_on}: it is at {} now; look again",
+                self.seq
+            ))),
+        })
+    }
+
+    /// Whether `colour` has a move of its own in this game to take back.
+    fn has_moved(&self, colour: Colour) -> bool {
+        let n = self.game.moves().len();
+        let start_turn = self.game.start().turn();
+        (0..n).any(|i| if i % 2 == 0 { start_turn } else { !start_turn } == colour)
+    }
+
+    /// Takes back moves until `requester` is to move again, having undone at least one of
+    /// theirs (on one screen: just the last move). The side that was thinking is charged
+    /// for it first, as for a move: otherwise taking back again and again (at once against
+    /// the computer) would stop a player's clock for as long as they liked.
+    fn take_back(&mut self, requester: Colour, local: bool, now: i64) -> Result<(), Error> {
+        if self.game.moves().is_empty() || (!local && !self.has_moved(requester)) {
+            return Err(Error::conflict("there is no move to take back"));
+        }
+        let thinking = self.turn();
+        if let Some(c) = self.clock.as_mut() {
+            c.stop(thinking, now);
+        }
+        self.game.undo();
+        self.texts.pop();
+        if !local && self.turn() != requester {
+            self.game.undo();
+            self.texts.pop();
+        }
+        self.draw_offer = None;
+        self.takeback_request = None;
+        if let Some(c) = self.clock.as_mut() {
+            c.start(now);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,278 @@
+//! The form a game is stored in (JSON in the database), and the small form of a move that
+//! leaves its game running, which the store keeps apart until it folds it in.
+
+use std::collections::VecDeque;
+
+use punct_core::{Game, Move, Outcome, Position, Termination};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::view::{JSON_CAPACITY, MoveTexts, json_text, write_with_moves};
+use super::{Action, Change, Made, Mode, Room, Seat, colour_name, parse_colour, remember};
+use crate::clock::Clock;
+
+/// The stored form written straight from a room, without copying it ([`Stored`] reads it).
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    id: &'a str,
+    mode: Mode,
+    start: &'a str,
+    seats: &'a [Seat; 2],
+    clock: &'a Option<Clock>,
+    draw_offer: Option<&'static str>,
+    takeback_request: Option<&'static str>,
+    seq: u64,
+    created_ms: i64,
+    updated_ms: i64,
+    ended: Option<(Option<&'static str>, &'static str)>,
+    result: Option<String>,
+    invite: &'a Option<String>,
+    recent: &'a VecDeque<Made>,
+}
+
+/// The form a room is stored in (JSON in the database).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Stored {
+    id: String,
+    mode: Mode,
+    start: String,
+    pub(super) moves: Vec<String>,
+    seats: [Seat; 2],
+    clock: Option<Clock>,
+    draw_offer: Option<String>,
+    takeback_request: Option<String>,
+    pub(super) seq: u64,
+    created_ms: i64,
+    updated_ms: i64,
+    /// The outcome when it came from outside the board (resignation, time, agreement).
+    ended: Option<(Option<String>, String)>,
+    /// The outcome in words, for lists of games without replaying them.
+    #[serde(default)]
+    result: Option<String>,
+    /// The open seat's invitation secret.
+    #[serde(default)]
+    invite: Option<String>,
+    /// The last changes made at a seat holder's request.
+    #[serde(default)]
+    recent: VecDeque<Made>,
+}
+
+/// A move as the store first keeps it: what the move changed in its game's stored form, so
+/// that storing a move appends a small row rather than writing the whole game again. The
+/// store folds these into the stored form later ([`Stored::apply`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingMove {
+    /// The game's id.
+    pub game: String,
+    /// The game's sequence number after the move.
+    pub seq: u64,
+    /// When the move was made, ms since the epoch.
+    pub at_ms: i64,
+    /// The side that moved (0 White, 1 Black).
+    pub mover: u8,
+    /// The move text.
+    pub text: String,
+    /// The mover's time left after the move (with the increment), if the game is timed.
+    pub left_ms: Option<i64>,
+}
+
+impl Stored {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// When the game last changed, ms since the epoch.
+    pub fn updated_ms(&self) -> i64 {
+        self.updated_ms
+    }
+
+    /// Makes `m` part of the stored form, changing it as the move changed the room: one more
+    /// move, offers withdrawn, the mover's clock charged and the other side's started. A
+    /// move already in the stored form (a sequence number not above its own) changes nothing;
+    /// one that does not follow it is refused.
+    pub fn apply(&mut self, m: &PendingMove) -> Result<(), String> {
+        if m.seq <= self.seq {
+            return Ok(());
+        }
+        if m.seq != self.seq + 1 || self.result.is_some() || m.mover > 1 {
+            return Err(format!(
+                "game {}: stored move {} (seq {}) does not follow its state (seq {})",
+                self.id, m.text, m.seq, self.seq
+            ));
+        }
+        match (&mut self.clock, m.left_ms) {
+            (Some(clock), Some(left)) => {
+                clock.remaining_ms[usize::from(m.mover)] = left;
+                clock.running_since = Some(m.at_ms);
+            }
+            (None, None) => {}
+            _ => {
+                return Err(format!(
+                    "game {}: stored move {} has no clock",
+                    self.id, m.text
+                ));
+            }
+        }
+        self.moves.push(m.text.clone());
+        self.draw_offer = None;
+        self.takeback_request = None;
+        self.seq = m.seq;
+        self.updated_ms = m.at_ms;
+        remember(
+            &mut self.recent,
+            Made {
+                seq: m.seq,
+                by: m.mover,
+                action: Action::Move {
+                    text: m.text.clone(),
+                },
+            },
+        );
+        Ok(())
+    }
+
+    /// Whether anyone may see the game in the list of games: not a friend game whose open
+    /// seat waits for the friend who holds its invitation.
+    pub fn is_public(&self) -> bool {
+        !self.seats.iter().any(Seat::is_open)
+    }
+
+    /// A line for the list of games.
+    pub fn summary(&self) -> Value {
+        json!({
+            "id": self.id,
+            "mode": self.mode,
+            "live": self.result.is_none(),
+            "white": self.seats[0].name,
+            "black": self.seats[1].name,
+            "moves": self.moves.len(),
+            "result": self.result,
+            "updated_ms": self.updated_ms,
+        })
+    }
+}
+
+fn outside_board(t: Termination) -> bool {
+    matches!(
+        t,
+        Termination::Resignation | Termination::Timeout | Termination::Agreement
+    )
+}
+
+impl Room {
+    fn ended(&self) -> Option<(Option<&'static str>, &'static str)> {
+        self.game
+            .outcome()
+            .filter(|o| outside_board(o.termination))
+            .map(|o| (o.winner.map(colour_name), o.termination.name()))
+    }
+
+    /// The stored form.
+    pub fn to_stored(&self) -> Stored {
+        Stored {
+            id: self.id.clone(),
+            mode: self.mode,
+            start: self.start_text.to_string(),
+            moves: self.texts.iter().map(str::to_owned).collect(),
+            seats: self.seats.clone(),
+            clock: self.clock.clone(),
+            draw_offer: self.draw_offer.map(|c| colour_name(c).to_owned()),
+            takeback_request: self.takeback_request.map(|c| colour_name(c).to_owned()),
+            seq: self.seq,
+            created_ms: self.created_ms,
+            updated_ms: self.updated_ms,
+            ended: self
+                .ended()
+                .map(|(w, t)| (w.map(str::to_owned), t.to_owned())),
+            result: self.game.outcome().map(|o| o.to_string()),
+            invite: self.invite.clone(),
+            recent: self.recent.clone(),
+        }
+    }
+
+    /// The stored form as JSON, written without copying the room.
+    pub fn stored_json(&self) -> String {
+        let stored = StoredRef {
+            id: &self.id,
+            mode: self.mode,
+            start: &self.start_text,
+            seats: &self.seats,
+            clock: &self.clock,
+            draw_offer: self.draw_offer.map(colour_name),
+            takeback_request: self.takeback_request.map(colour_name),
+            seq: self.seq,
+            created_ms: self.created_ms,
+            updated_ms: self.updated_ms,
+            ended: self.ended(),
+            result: self.game.outcome().map(|o| o.to_string()),
+            invite: &self.invite,
+            recent: &self.recent,
+        };
+        let mut out = Vec::with_capacity(JSON_CAPACITY);
+        write_with_moves(&mut out, &self.texts, |_| {}, &stored);
+        json_text(out)
+    }
+
+    /// What the last change, a move that left the game running, changed: stored instead of
+    /// the whole room. `None` if the last change was anything else.
+    pub fn pending_move(&self, change: Change) -> Option<PendingMove> {
+        let mv = self
+            .game
+            .moves()
+            .last()
+            .filter(|_| change == Change::Move && self.is_live())?;
+        let mover = !self.turn();
+        Some(PendingMove {
+            game: self.id.clone(),
+            seq: self.seq,
+            at_ms: self.updated_ms,
+            mover: mover.index() as u8,
+            text: mv.to_string(),
+            left_ms: self.clock.as_ref().map(|c| c.remaining_ms[mover.index()]),
+        })
+    }
+
+    /// Rebuilds a room from its stored form, replaying the moves with the rules. A running
+    /// clock charges the side to move for its thinking up to `alive_ms` (when the server was
+    /// last known to be running) and restarts at `now`: downtime costs no one.
+    pub fn from_stored(s: Stored, now: i64, alive_ms: i64) -> Result<Room, String> {
+        let start = Position::from_text(&s.start).map_err(|e| e.to_string())?;
+        let mut game = Game::from_position(start);
+        for text in &s.moves {
+            let mv = Move::parse(text).map_err(|e| e.to_string())?;
+            game.play(mv).map_err(|e| e.to_string())?;
+        }
+        if let Some((winner, termination)) = &s.ended {
+            let termination = Termination::from_name(termination)
+                .ok_or_else(|| format!("unknown termination `{termination}`"))?;
+            let winner = winner.as_deref().and_then(parse_colour);
+            game.end(Outcome {
+                winner,
+                termination,
+            });
+        }
+        let mut clock = s.clock;
+        let turn = game.position().turn();
+        if let Some(c) = clock.as_mut() {
+            c.resume(turn, alive_ms, now);
+        }
+        let texts = MoveTexts::new(game.moves());
+        Ok(Room {
+            texts,
+            start_text: s.start.into(),
+            id: s.id,
+            mode: s.mode,
+            game,
+            seats: s.seats,
+            clock,
+            draw_offer: s.draw_offer.as_deref().and_then(parse_colour),
+            takeback_request: s.takeback_request.as_deref().and_then(parse_colour),
+            seq: s.seq,
+            created_ms: s.created_ms,
+            updated_ms: s.updated_ms,
+            invite: s.invite,
+            recent: s.recent,
+        })
+    }
+}

@@ -1,0 +1,316 @@
+use super::*;
+use punct_core::Variant;
+use serde_json::{Value, json};
+
+use crate::error::ErrorKind;
+
+fn friend_room() -> Room {
+    Room::new(
+        "g".into(),
+        Mode::Friend,
+        Game::new(Variant::Standard),
+        [Seat::person("w", "tw"), Seat::person("b", "tb")],
+        Some(Clock::new(60_000, 1_000)),
+        0,
+    )
+}
+
+fn mv(text: &str) -> Action {
+    Action::Move { text: text.into() }
+}
+
+#[test]
+fn json_text_keeps_every_byte_it_can() {
+    let state = friend_room().snapshot_json(0, &[]);
+    assert_eq!(json_text(state.clone().into_bytes()), state);
+    // A broken byte (which no writer makes) costs one character, never the whole text.
+    let mut broken = state.clone().into_bytes();
+    broken[1] = 0xff;
+    let kept = json_text(broken);
+    assert_eq!(kept.chars().count(), state.chars().count());
+    assert!(kept.ends_with(&state[2..]));
+}
+
+#[test]
+fn refusals_change_nothing() {
+    let mut room = friend_room();
+    let before = room.to_stored();
+    let w = room.holder(Some("tw"));
+    let b = room.holder(Some("tb"));
+    assert_eq!(
+        room.act(&[], &mv("TE4:0"), 1).unwrap_err().kind,
+        ErrorKind::Forbidden
+    );
+    assert_eq!(
+        room.act(&b, &mv("TE4:0"), 1).unwrap_err().kind,
+        ErrorKind::Conflict
+    );
+    assert_eq!(
+        room.act(&w, &mv("TA1:0"), 1).unwrap_err().kind,
+        ErrorKind::BadRequest
+    );
+    assert_eq!(
+        room.act(&w, &mv("TI9:0"), 1).unwrap_err().kind,
+        ErrorKind::Illegal
+    );
+    assert_eq!(
+        room.act(&w, &Action::DeclineDraw, 1).unwrap_err().kind,
+        ErrorKind::Conflict
+    );
+    assert_eq!(
+        serde_json::to_string(&room.to_stored()).unwrap(),
+        serde_json::to_string(&before).unwrap()
+    );
+}
+
+#[test]
+fn takeback_and_draw_need_the_opponent() {
+    let mut room = friend_room();
+    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+    room.act(&w, &mv("TE4:0"), 10).unwrap();
+    assert_eq!(
+        room.act(&w, &Action::Takeback, 20).unwrap(),
+        Change::TakebackRequest
+    );
+    assert_eq!(
+        room.act(&b, &Action::Takeback, 30).unwrap(),
+        Change::Takeback
+    );
+    assert!(room.game.moves().is_empty());
+    room.act(&w, &Action::OfferDraw, 40).unwrap();
+    room.act(&b, &Action::OfferDraw, 50).unwrap();
+    let o = room.game.outcome().unwrap();
+    assert_eq!((o.winner, o.termination), (None, Termination::Agreement));
+}
+
+#[test]
+fn stored_form_round_trips() {
+    let mut room = friend_room();
+    let w = room.holder(Some("tw"));
+    room.act(&w, &mv("TE4:0"), 10).unwrap();
+    let b = room.holder(Some("tb"));
+    room.act(&b, &Action::Resign, 20).unwrap();
+    let back = Room::from_stored(room.to_stored(), 99, 99).unwrap();
+    assert_eq!(back.game.moves(), room.game.moves());
+    assert_eq!(back.game.outcome(), room.game.outcome());
+    assert_eq!(back.seq, room.seq);
+}
+
+#[test]
+fn the_stored_json_is_the_stored_form() {
+    let mut room = friend_room();
+    let w = room.holder(Some("tw"));
+    room.act(&w, &mv("CE4:4"), 10).unwrap();
+    room.act(&room.holder(Some("tb")), &Action::OfferDraw, 20)
+        .unwrap();
+    let read: Stored = serde_json::from_str(&room.stored_json()).unwrap();
+    assert_eq!(
+        serde_json::to_value(&read).unwrap(),
+        serde_json::to_value(room.to_stored()).unwrap()
+    );
+    assert_eq!(read.moves, ["CE4:1"]);
+    let back = Room::from_stored(read, 30, 30).unwrap();
+    assert_eq!(back.snapshot(30, &[]), room.snapshot(30, &[]));
+}
+
+/// Random legal moves, some of them ending the game, with time passing between them.
+fn play_randomly(room: &mut Room, moves: usize, seed: u64) -> Vec<Option<PendingMove>> {
+    let mut rng = seed;
+    let mut pending = Vec::new();
+    for _ in 0..moves {
+        if !room.is_live() {
+            break;
+        }
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let pos = room.game.position();
+        let chosen = pos
+            .nth_legal_move((rng >> 33) % pos.count_legal_moves())
+            .unwrap();
+        let turn = room.turn();
+        let now = room.updated_ms + 100 + (rng % 900) as i64;
+        let change = room.act(&[turn], &mv(&chosen.to_string()), now).unwrap();
+        pending.push(room.pending_move(change));
+    }
+    pending
+}
+
+#[test]
+fn the_state_carries_the_position_text_and_the_moves_whole() {
+    for seed in 0..4_u64 {
+        let mut room = friend_room();
+        while room.is_live() {
+            let ply = room.game.moves().len() as u64;
+            play_randomly(&mut room, 1, seed * 1000 + ply);
+            // The position's text is written into the JSON as it is: any character that
+            // JSON escapes would break the text or change the value read back.
+            let state: Value =
+                serde_json::from_str(&room.snapshot_json(room.updated_ms, &[])).unwrap();
+            assert_eq!(state["position"], room.game.position().to_string());
+            let moves: Vec<String> = room.game.moves().iter().map(|m| m.to_string()).collect();
+            assert_eq!(state["moves"], json!(moves));
+            assert_eq!(state["seq"], room.seq);
+        }
+    }
+}
+
+#[test]
+fn a_pending_move_changes_the_stored_form_as_the_move_changed_the_room() {
+    for seed in 0..8 {
+        let mut room = friend_room();
+        let w = room.holder(Some("tw"));
+        room.act(&w, &Action::OfferDraw, 500).unwrap();
+        let mut stored = room.to_stored();
+        let mut rng = seed;
+        while room.is_live() {
+            let before = room.to_stored();
+            let pending = play_randomly(&mut room, 1, rng).pop().unwrap();
+            rng = rng.wrapping_add(0x9e37_79b9);
+            match pending {
+                Some(p) => {
+                    stored.apply(&p).unwrap();
+                    assert_eq!(
+                        serde_json::to_value(&stored).unwrap(),
+                        serde_json::to_value(room.to_stored()).unwrap()
+                    );
+                    // Applied again, or to a later state, it changes nothing.
+                    stored.apply(&p).unwrap();
+                    let mut skipped = before.clone();
+                    skipped.seq += 2;
+                    assert!(skipped.apply(&p).is_ok());
+                }
+                // The game ended: the whole room is stored instead.
+                None => assert!(!room.is_live()),
+            }
+        }
+        // Nothing is added to a finished game.
+        let mut done = room.to_stored();
+        let late = PendingMove {
+            game: "g".into(),
+            seq: done.seq + 1,
+            at_ms: 0,
+            mover: 0,
+            text: "TE4:0".into(),
+            left_ms: Some(1),
+        };
+        assert!(done.apply(&late).is_err());
+    }
+}
+
+#[test]
+fn a_pending_move_must_follow_the_stored_form() {
+    let mut room = friend_room();
+    let mut stored = room.to_stored();
+    let pending = play_randomly(&mut room, 2, 7);
+    let second = pending[1].clone().unwrap();
+    assert!(
+        stored
+            .apply(&second)
+            .unwrap_err()
+            .contains("does not follow")
+    );
+    let mut untimed = Room::new(
+        "u".into(),
+        Mode::Friend,
+        Game::new(Variant::Standard),
+        [Seat::person("w", "tw"), Seat::person("b", "tb")],
+        None,
+        0,
+    )
+    .to_stored();
+    let first = pending[0].clone().unwrap();
+    assert!(untimed.apply(&first).unwrap_err().contains("no clock"));
+    // Only a move that leaves the game running is kept as a pending move.
+    let b = room.holder(Some("tb"));
+    let change = room.act(&b, &Action::OfferDraw, 10_000).unwrap();
+    assert_eq!(change, Change::DrawOffer);
+    assert_eq!(room.pending_move(change), None);
+}
+
+#[test]
+fn move_texts_are_a_json_list() {
+    let mut texts = MoveTexts::new(&[]);
+    assert_eq!(texts.0, "[]");
+    for text in ["TE4:0", "E4-F5:2"] {
+        texts.push(Move::parse(text).unwrap());
+    }
+    assert_eq!(texts.0, r#"["TE4:0","E4-F5:2"]"#);
+    assert_eq!(texts.iter().collect::<Vec<_>>(), ["TE4:0", "E4-F5:2"]);
+    texts.pop();
+    assert_eq!(texts.0, r#"["TE4:0"]"#);
+    texts.pop();
+    assert_eq!(texts.0, "[]");
+    assert_eq!(texts.iter().count(), 0);
+}
+
+#[test]
+fn move_texts_follow_takebacks() {
+    let mut room = friend_room();
+    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+    room.act(&w, &mv("TE4:0"), 10).unwrap();
+    room.act(&b, &mv("TK5:0"), 20).unwrap();
+    room.act(&b, &Action::Takeback, 30).unwrap();
+    room.act(&w, &Action::Takeback, 40).unwrap();
+    room.act(&b, &mv("TC3:0"), 50).unwrap();
+    assert_eq!(room.snapshot(60, &[])["moves"], json!(["TE4:0", "TC3:0"]));
+}
+
+#[test]
+fn a_restart_charges_thinking_time_but_not_downtime() {
+    let mut room = friend_room();
+    let w = room.holder(Some("tw"));
+    room.act(&w, &mv("TE4:0"), 10_000).unwrap();
+    // Black thinks from 10 s; the server was last alive at 14 s and restarts at 100 s.
+    let back = Room::from_stored(room.to_stored(), 100_000, 14_000).unwrap();
+    let c = back.clock.as_ref().unwrap();
+    assert_eq!(c.left(Colour::Black, Colour::Black, 100_000), 56_000);
+    assert_eq!(c.left(Colour::Black, Colour::Black, 101_000), 55_000);
+    assert_eq!(c.left(Colour::White, Colour::Black, 101_000), 51_000);
+    // Out of time before the crash: the flag falls at once.
+    let mut late = Room::from_stored(room.to_stored(), 200_000, 75_000).unwrap();
+    assert!(late.check_flag(200_000));
+}
+
+#[test]
+fn a_takeback_charges_the_side_that_was_thinking() {
+    let mut room = friend_room();
+    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+    room.act(&w, &mv("TE4:0"), 10_000).unwrap();
+    room.act(&w, &Action::Takeback, 20_000).unwrap();
+    // Black thinks from 10 s to 40 s, then grants the takeback: those 30 s are spent.
+    room.act(&b, &Action::Takeback, 40_000).unwrap();
+    let c = room.clock.as_ref().unwrap();
+    assert_eq!(c.left(Colour::Black, Colour::White, 40_000), 30_000);
+    // White, to move again, runs from the takeback on.
+    assert_eq!(c.left(Colour::White, Colour::White, 45_000), 46_000);
+}
+
+#[test]
+fn takebacks_against_the_computer_do_not_stop_the_clock() {
+    let mut room = Room::new(
+        "c".into(),
+        Mode::Computer,
+        Game::new(Variant::Standard),
+        [Seat::person("w", "tw"), Seat::computer("punct", 1)],
+        Some(Clock::new(60_000, 0)),
+        0,
+    );
+    let w = room.holder(Some("tw"));
+    room.act(&w, &mv("TE4:0"), 1_000).unwrap();
+    room.act(&[Colour::Black], &mv("TK5:0"), 2_000).unwrap();
+    // White thinks 20 s and takes back both moves: White is charged its first second and
+    // these 20 s, so taking back again and again does not stop White's clock.
+    room.act(&w, &Action::Takeback, 22_000).unwrap();
+    assert!(room.game.moves().is_empty());
+    let c = room.clock.as_ref().unwrap();
+    assert_eq!(c.left(Colour::White, Colour::White, 22_000), 39_000);
+}
+
+#[test]
+fn running_out_of_time_loses() {
+    let mut room = friend_room();
+    assert!(!room.check_flag(59_999));
+    assert!(room.check_flag(60_000));
+    assert_eq!(room.game.outcome().unwrap().winner, Some(Colour::Black));
+}

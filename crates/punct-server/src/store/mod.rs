@@ -1,0 +1,419 @@
+//! Durable storage: each game is a row holding its stored form as JSON, in an SQLite file
+//! (the default) or in PostgreSQL (`--db postgres://…`, for when one machine is outgrown).
+//!
+//! A move that leaves its game running is not written as the whole game again (1–3 KB, most
+//! of the database's work under load) but appended to `pending_moves` as a small row of
+//! what it changed. The pending moves become part of their game's row when the game is next
+//! stored whole (any other change, including a move that ends it), or when the writer folds
+//! them in: at startup, and while running for a game whose pending moves are the oldest rows
+//! left for too long. Rows no game needs any more are deleted in runs. Everything read from
+//! the database has the pending moves applied.
+//!
+//! Writes go through one writer thread ([`writer`]) that commits whatever has queued up in
+//! a single transaction (group commit) and only then answers each writer, so a change is
+//! durable before the hub tells anyone of it, and many games moving at once share one
+//! commit. The statements are written once per database behind one small trait
+//! ([`backend::Backend`]): [`sqlite`] and [`postgres`].
+//! Reads go through a reader thread with its own connection (SQLite's WAL mode, and
+//! PostgreSQL itself, let it run beside the writer). Both threads own their connections, so
+//! no database call ever runs on the async runtime.
+//!
+//! The writer also records, at least once a second, that the server is alive (`meta`
+//! table, `alive_ms`), so that after a crash the clocks can charge the thinking time up to
+//! the crash and not the downtime after it.
+//!
+//! Durability: SQLite runs in WAL mode with `synchronous=NORMAL`, so a committed transaction
+//! survives the server being killed (kill -9); PostgreSQL commits with its defaults
+//! (`synchronous_commit=on`), which survive a crash of the database machine as well.
+
+mod backend;
+mod postgres;
+mod sqlite;
+mod writer;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+
+use tokio::sync::oneshot;
+
+use self::backend::{Backend, Change, GameRow};
+use self::writer::{PendingLog, Write, write_loop};
+use crate::room::{PendingMove, Stored};
+
+pub use self::writer::CHECKPOINT_EVERY;
+
+/// A read for the reader thread.
+type Read = Box<dyn FnOnce(&mut dyn Backend) + Send>;
+
+/// A game found in the database that cannot be read back: its id and why.
+pub type Unreadable = (String, String);
+
+/// The database.
+#[derive(Clone)]
+pub struct Store {
+    writes: mpsc::Sender<Write>,
+    reads: mpsc::Sender<Read>,
+    /// The last heartbeat of the previous run, read before this run wrote its own.
+    last_alive_ms: Option<i64>,
+    /// An SQLite file is held locked while the store is open, so that a second server on
+    /// the same file refuses to start rather than clash with this one.
+    _lock: Option<Arc<File>>,
+}
+
+/// Where the games are kept.
+#[derive(Clone, Debug)]
+pub(crate) enum Location {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl Location {
+    fn of(path: &Path) -> Location {
+        match path.to_str() {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Location::Postgres(url.to_owned())
+            }
+            _ => Location::Sqlite(path.to_owned()),
+        }
+    }
+
+    /// A new connection.
+    fn connect(&self) -> anyhow::Result<Box<dyn Backend>> {
+        Ok(match self {
+            Location::Sqlite(path) => Box::new(sqlite::Sqlite::open(path).map_err(|e| {
+                anyhow::anyhow!("cannot open the SQLite database {}: {e}", path.display())
+            })?),
+            Location::Postgres(url) => Box::new(postgres::Postgres::connect(url)?),
+        })
+    }
+}
+
+/// The database's name as it may be shown or logged: a PostgreSQL URL without its password.
+pub fn redact(db: &str) -> String {
+    let Some((scheme, rest)) = db.split_once("://") else {
+        return db.to_owned();
+    };
+    // The user information ends at the last `@` before the path (a password may hold `@`).
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    let hidden = match authority.rsplit_once('@') {
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{name}:***@{host}"),
+            None => format!("{user}@{host}"),
+        },
+        None => authority.to_owned(),
+    };
+    // A password may also come as a parameter.
+    let path = match path.split_once('?') {
+        Some((path, query)) => {
+            let params: Vec<String> = query
+                .split('&')
+                .map(|p| match p.split_once('=') {
+                    Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                    _ => p.to_owned(),
+                })
+                .collect();
+            format!("{path}?{}", params.join("&"))
+        }
+        None => path.to_owned(),
+    };
+    format!("{scheme}://{hidden}{path}")
+}
+
+/// Holds the SQLite file at `path` locked for as long as the returned file is open: a
+/// second server on the same file is refused with a message that says why.
+fn lock_file(path: &Path) -> anyhow::Result<File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("cannot open the SQLite database {}: {e}", path.display()))?;
+    file.try_lock().map_err(|e| match e {
+        std::fs::TryLockError::WouldBlock => anyhow::anyhow!(
+            "the database {} is in use by another punct server: stop that one first, or give \
+             this one another --db",
+            path.display()
+        ),
+        std::fs::TryLockError::Error(e) => {
+            anyhow::anyhow!("cannot lock the SQLite database {}: {e}", path.display())
+        }
+    })?;
+    Ok(file)
+}
+
+/// `data` (a game's row) with `moves` applied, and the time of the last of them, or why
+/// the moves do not fit it.
+fn folded(data: &str, moves: &[PendingMove]) -> Result<(String, i64), String> {
+    let stored = with_moves(
+        serde_json::from_str(data).map_err(|e| e.to_string())?,
+        moves,
+    )?;
+    let data = serde_json::to_string(&stored).map_err(|e| e.to_string())?;
+    Ok((data, moves.last().map_or(0, |m| m.at_ms)))
+}
+
+/// `stored` with `moves` applied.
+fn with_moves(mut stored: Stored, moves: &[PendingMove]) -> Result<Stored, String> {
+    for m in moves {
+        stored.apply(m)?;
+    }
+    Ok(stored)
+}
+
+/// The id a game's row names, if even that can be read.
+fn row_id(data: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: String,
+    }
+    serde_json::from_str::<Id>(data).map_or_else(|_| "(unreadable row)".to_owned(), |r| r.id)
+}
+
+/// Starts a thread named `name` that connects to `at` and runs `body` with the connection;
+/// returns once the connection is made (or with the error that prevented it), handing back
+/// what `setup` found.
+fn spawn_with_db<T: Send + 'static>(
+    name: &str,
+    at: &Location,
+    setup: impl FnOnce(&mut dyn Backend) -> anyhow::Result<T> + Send + 'static,
+    body: impl FnOnce(Box<dyn Backend>, T) + Send + 'static,
+) -> anyhow::Result<()> {
+    let (ready, started) = mpsc::channel();
+    let at = at.clone();
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            let mut db = match at.connect() {
+                Ok(db) => db,
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                    return;
+                }
+            };
+            match setup(db.as_mut()) {
+                Ok(found) => {
+                    let _ = ready.send(Ok(()));
+                    body(db, found);
+                }
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                }
+            }
+        })?;
+    started
+        .recv()
+        .map_err(|_| anyhow::anyhow!("the {name} thread stopped at once"))?
+}
+
+impl Store {
+    /// Opens the database at `path` (an SQLite file, created if needed, or a `postgres://`
+    /// URL), creating its tables, and starts the writer and reader threads. An SQLite file
+    /// that another server has open is refused.
+    pub fn open(path: &Path) -> anyhow::Result<Store> {
+        let at = Location::of(path);
+        let lock = match &at {
+            Location::Sqlite(path) => Some(Arc::new(lock_file(path)?)),
+            Location::Postgres(_) => None,
+        };
+        let (tx, rx) = mpsc::channel();
+        let checkpointed = Arc::new(AtomicBool::new(false));
+        // The writer creates the tables, folds the moves left pending by the last run and reads
+        // the last heartbeat before writing anything of its own.
+        let (alive_tx, alive_rx) = mpsc::channel();
+        spawn_with_db(
+            "punct-db-writer",
+            &at,
+            |db| {
+                db.init()?;
+                writer::fold_all(db)?;
+                db.alive_ms()
+            },
+            {
+                let at = at.clone();
+                let checkpointed = checkpointed.clone();
+                move |db, alive| {
+                    let _ = alive_tx.send(alive);
+                    write_loop(db, rx, &at, &checkpointed, PendingLog::of(Vec::new()));
+                }
+            },
+        )?;
+        let last_alive_ms = alive_rx.recv().ok().flatten();
+        let (reads, read_rx) = mpsc::channel::<Read>();
+        spawn_with_db("punct-db-reader", &at, |_| Ok(()), {
+            let at = at.clone();
+            move |mut db, ()| {
+                while let Ok(read) = read_rx.recv() {
+                    read(db.as_mut());
+                    if db.is_lost() {
+                        match at.connect() {
+                            Ok(fresh) => db = fresh,
+                            Err(e) => tracing::error!("{e}"),
+                        }
+                    }
+                }
+            }
+        })?;
+        if let Location::Sqlite(_) = at {
+            // Checkpoints (copying the log into the database, with an fsync: 40 ms on this
+            // disk) run on their own thread, so that no move waits for one.
+            spawn_with_db(
+                "punct-db-checkpoint",
+                &at,
+                |_| Ok(()),
+                move |mut db, ()| loop {
+                    std::thread::sleep(CHECKPOINT_EVERY);
+                    if let Err(e) = db.checkpoint() {
+                        tracing::warn!("checkpoint failed: {e}");
+                    }
+                    checkpointed.store(true, Ordering::Relaxed);
+                },
+            )?;
+        }
+        Ok(Store {
+            writes: tx,
+            reads,
+            last_alive_ms,
+            _lock: lock,
+        })
+    }
+
+    /// When the previous run of the server was last known to be alive (ms since the epoch),
+    /// if it ever ran with this database.
+    pub fn last_alive_ms(&self) -> Option<i64> {
+        self.last_alive_ms
+    }
+
+    /// Stores game `id` (its stored form as JSON, `data`), returning once it is committed.
+    pub async fn save(
+        &self,
+        id: &str,
+        data: String,
+        live: bool,
+        updated_ms: i64,
+    ) -> Result<(), String> {
+        self.write(Change::Game(GameRow {
+            id: id.to_owned(),
+            live,
+            updated_ms,
+            data,
+        }))
+        .await
+    }
+
+    /// Stores a move that left its game running, returning once it is committed: the game's
+    /// stored form is the last one saved with this move applied.
+    pub async fn save_move(&self, m: PendingMove) -> Result<(), String> {
+        self.write(Change::Move(m)).await
+    }
+
+    /// Moves game `id`, which cannot be restored, and its pending moves out of the way into
+    /// the table `damaged_games`, with `why`, for the operator to look at.
+    pub async fn set_aside(&self, id: &str, why: &str) -> Result<(), String> {
+        self.write(writer::set_aside(id, why)).await
+    }
+
+    async fn write(&self, change: Change) -> Result<(), String> {
+        let (done, wait) = oneshot::channel();
+        self.writes
+            .send(Write { change, done })
+            .map_err(|_| "the database writer has stopped".to_owned())?;
+        wait.await
+            .map_err(|_| "the database writer has stopped".to_owned())?
+    }
+
+    /// Runs a read on the reader thread.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut dyn Backend) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let (done, wait) = oneshot::channel();
+        self.reads
+            .send(Box::new(move |db| {
+                let _ = done.send(f(db));
+            }))
+            .map_err(|_| anyhow::anyhow!("the database reader has stopped"))?;
+        wait.await
+            .map_err(|_| anyhow::anyhow!("the database reader has stopped"))?
+    }
+
+    /// One game's stored form, with its pending moves applied.
+    pub async fn load(&self, id: &str) -> anyhow::Result<Option<Stored>> {
+        let id = id.to_owned();
+        self.read(move |db| {
+            // Pending moves first: a fold between the two reads then finds them in the row
+            // already (and they are skipped), rather than in neither.
+            let moves = db.pending_moves(Some(&id))?;
+            let Some(data) = db.game_data(&id)? else {
+                return Ok(None);
+            };
+            let stored = with_moves(serde_json::from_str(&data)?, &moves);
+            Ok(Some(stored.map_err(anyhow::Error::msg)?))
+        })
+        .await
+    }
+
+    /// Every game still being played, with its pending moves applied; each game that cannot
+    /// be read back is named with the reason instead, and does not stop the others.
+    pub async fn live_games(&self) -> anyhow::Result<Vec<Result<Stored, Unreadable>>> {
+        self.read(|db| {
+            let mut moves: std::collections::HashMap<String, Vec<PendingMove>> =
+                writer::by_game(db.pending_moves(None)?)
+                    .into_iter()
+                    .collect();
+            Ok(db
+                .live_data()?
+                .iter()
+                .map(|data| {
+                    let stored: Stored =
+                        serde_json::from_str(data).map_err(|e| (row_id(data), e.to_string()))?;
+                    let pending = moves.remove(stored.id()).unwrap_or_default();
+                    let id = stored.id().to_owned();
+                    with_moves(stored, &pending).map_err(|e| (id, e))
+                })
+                .collect())
+        })
+        .await
+    }
+
+    /// The `limit` most recently finished games, the latest first.
+    pub async fn finished(&self, limit: usize) -> anyhow::Result<Vec<Stored>> {
+        self.read(move |db| {
+            db.finished_data(limit)?
+                .iter()
+                .map(|d| Ok(serde_json::from_str(d)?))
+                .collect()
+        })
+        .await
+    }
+
+    /// Whether the database answers: a trivial read through the reader's connection.
+    pub async fn health(&self) -> anyhow::Result<()> {
+        self.read(|db| db.ping()).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn passwords_are_never_shown() {
+        assert_eq!(
+            redact("postgres://punct:s3cr@t@db.example:5432/punct"),
+            "postgres://punct:***@db.example:5432/punct"
+        );
+        assert_eq!(
+            redact("postgresql://punct@localhost/punct?password=hunter2&sslmode=disable"),
+            "postgresql://punct@localhost/punct?password=***&sslmode=disable"
+        );
+        assert_eq!(redact("punct.db"), "punct.db");
+        assert_eq!(
+            redact("postgres://localhost/punct"),
+            "postgres://localhost/punct"
+        );
+    }
+}
