@@ -19,6 +19,8 @@ struct Postgres {
     dir: PathBuf,
     server: Child,
     url: String,
+    bin: PathBuf,
+    port: String,
 }
 
 impl Drop for Postgres {
@@ -89,16 +91,30 @@ impl Postgres {
         .expect("initdb runs");
         assert!(init.success(), "initdb failed");
         let port = free_addr().port().to_string();
-        let socket_dir = dir.display().to_string();
-        let server = as_postgres(
+        let server = Postgres::spawn(&bin, &dir, &port);
+        let pg = Postgres {
+            dir,
+            server,
+            url: format!("postgres://punct@127.0.0.1:{port}/postgres"),
+            bin,
+            port,
+        };
+        pg.wait_ready();
+        Some(pg)
+    }
+
+    /// The postmaster of the cluster in `dir`, on `port`.
+    fn spawn(bin: &Path, dir: &Path, port: &str) -> Child {
+        let data = dir.join("data").display().to_string();
+        as_postgres(
             &bin.join("postgres"),
             &[
                 "-D",
                 &data,
                 "-p",
-                &port,
+                port,
                 "-k",
-                &socket_dir,
+                &dir.display().to_string(),
                 "-c",
                 "listen_addresses=127.0.0.1",
             ],
@@ -108,25 +124,43 @@ impl Postgres {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .expect("postgres starts");
-        let pg = Postgres {
-            dir,
-            server,
-            url: format!("postgres://punct@127.0.0.1:{port}/postgres"),
-        };
+        .expect("postgres starts")
+    }
+
+    fn wait_ready(&self) {
         let started = Instant::now();
         while started.elapsed() < Duration::from_secs(30) {
-            let ready = Command::new(bin.join("pg_isready"))
-                .args(["-h", "127.0.0.1", "-p", &port, "-U", "punct"])
+            let ready = Command::new(self.bin.join("pg_isready"))
+                .args(["-h", "127.0.0.1", "-p", &self.port, "-U", "punct"])
                 .stdout(Stdio::null())
                 .status()
                 .is_ok_and(|s| s.success());
             if ready {
-                return Some(pg);
+                return;
             }
             std::thread::sleep(Duration::from_millis(100));
         }
-        panic!("PostgreSQL did not start on port {port} within 30 s");
+        panic!("PostgreSQL did not start on port {} within 30 s", self.port);
+    }
+
+    /// `pg_ctl stop -m fast`: every connection is cut and the server shuts down.
+    fn stop_fast(&mut self) {
+        let data = self.dir.join("data").display().to_string();
+        let stopped = as_postgres(
+            &self.bin.join("pg_ctl"),
+            &["-D", &data, "stop", "-m", "fast", "-w"],
+        )
+        .stdout(Stdio::null())
+        .status()
+        .expect("pg_ctl runs");
+        assert!(stopped.success(), "pg_ctl stop failed");
+        self.server.wait().ok();
+    }
+
+    /// Starts the stopped cluster again on the same port.
+    fn start_again(&mut self) {
+        self.server = Postgres::spawn(&self.bin, &self.dir, &self.port);
+        self.wait_ready();
     }
 }
 
@@ -235,4 +269,110 @@ async fn games_in_postgres_survive_kill_9() {
         .output()
         .expect("psql runs");
     assert_eq!(String::from_utf8_lossy(&psql.stdout).trim(), "2");
+}
+
+/// Plays a move for whoever is to move in friend game `id`, naming the state it was made
+/// on and sending it again, as a client that heard no answer would, until it is answered:
+/// returns the move and how many tries were refused as the database being away.
+async fn play_until_answered(
+    base: &str,
+    id: &str,
+    tokens: [&str; 2],
+    seed: usize,
+) -> (String, usize) {
+    let mut refused = 0;
+    let started = Instant::now();
+    let state = loop {
+        let (status, state) = get(&format!("{base}/api/games/{id}"), None).await;
+        if status == 200 {
+            break state;
+        }
+        assert_eq!(status, 503, "{state}");
+        refused += 1;
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no answer for 60 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let token = if state["turn"] == "white" {
+        tokens[0]
+    } else {
+        tokens[1]
+    };
+    let mv = pick_move(base, state["position"].as_str().unwrap(), seed).await;
+    let body = json!({ "move": mv, "seq": state["seq"] });
+    loop {
+        let (status, v) = post(
+            &format!("{base}/api/games/{id}/move"),
+            Some(token),
+            body.clone(),
+        )
+        .await;
+        if status == 200 {
+            return (mv, refused);
+        }
+        assert_eq!(status, 503, "{v}");
+        refused += 1;
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no answer for 60 s: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// PostgreSQL stopped (`pg_ctl stop -m fast`) and started again mid-game: moves meanwhile are
+/// refused as the database being away (503), the server finds the database again by itself
+/// within seconds, and every acknowledged move is there once, also after a kill -9.
+#[tokio::test]
+async fn a_postgres_restart_is_weathered_without_losing_or_doubling_a_move() {
+    let Some(mut pg) = tokio::task::spawn_blocking(Postgres::start).await.unwrap() else {
+        return;
+    };
+    let db = PathBuf::from(&pg.url);
+    let addr = free_addr();
+    let base = format!("http://{addr}");
+    let mut server = Process::start(addr, &db).await;
+    let (id, white, black) = friend_game(&base, None).await;
+    let tokens = [white.as_str(), black.as_str()];
+    let mut played = Vec::new();
+    for seed in 0..3 {
+        played.push(play_until_answered(&base, &id, tokens, seed).await.0);
+    }
+    for round in 0..3 {
+        pg = tokio::task::spawn_blocking(move || {
+            pg.stop_fast();
+            pg
+        })
+        .await
+        .unwrap();
+        // The move is tried while the database is away, and answered once it is back.
+        let restart = tokio::task::spawn_blocking(move || {
+            std::thread::sleep(Duration::from_millis(1500));
+            pg.start_again();
+            (pg, Instant::now())
+        });
+        let (mv, refused) = play_until_answered(&base, &id, tokens, 10 + round).await;
+        let (back, up_at) = restart.await.unwrap();
+        pg = back;
+        assert!(
+            refused > 0,
+            "round {round}: no move was refused while the database was away"
+        );
+        let recovered = up_at.elapsed();
+        assert!(
+            recovered < Duration::from_secs(10),
+            "round {round}: {recovered:?} after PostgreSQL was back"
+        );
+        played.push(mv);
+        played.push(play_until_answered(&base, &id, tokens, 20 + round).await.0);
+    }
+    let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
+    assert_eq!(state["moves"], json!(played));
+    server.kill();
+    let _server = Process::start(addr, &db).await;
+    let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
+    assert_eq!(state["moves"], json!(played));
+    drop(pg);
 }
