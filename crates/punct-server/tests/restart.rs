@@ -122,3 +122,41 @@ async fn a_crash_charges_the_thinking_time_before_it_but_not_the_downtime() {
     );
     assert_eq!(after["clock"]["running"], "black");
 }
+
+/// Two crashes in a row: each charges the thinking before it, neither its downtime (the
+/// clock resumed at the first restart is stored as resumed, so the second restart does not
+/// charge from the original start of the turn).
+#[tokio::test]
+async fn two_crashes_in_a_row_charge_neither_downtime() {
+    let db = temp_db("restart-twice");
+    let addr = free_addr();
+    let base = format!("http://{addr}");
+    let mut server = Process::start(addr, &db).await;
+    let (id, white, _black) =
+        friend_game(&base, Some(json!({ "minutes": 10, "increment": 0 }))).await;
+    let (status, _) = post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(&white),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let pause = std::time::Duration::from_millis;
+    // Black thinks 2 s, the server is down 3 s; Black thinks 1 s more, down 3 s again.
+    tokio::time::sleep(pause(2_000)).await;
+    server.kill();
+    tokio::time::sleep(pause(3_000)).await;
+    server = Process::start(addr, &db).await;
+    tokio::time::sleep(pause(1_000)).await;
+    server.kill();
+    tokio::time::sleep(pause(3_000)).await;
+    let _server = Process::start(addr, &db).await;
+    let (_, after) = get(&format!("{base}/api/games/{id}"), None).await;
+    let charged = 600_000 - after["clock"]["black_ms"].as_i64().unwrap();
+    // 3 s of thinking, less up to a second before each crash (the last sign of life), and
+    // a little for the restarts themselves; 6 s or more if a downtime were charged.
+    assert!(
+        (1_000..=4_000).contains(&charged),
+        "black thought for 3 s and was charged {charged} ms"
+    );
+}
