@@ -608,64 +608,67 @@ impl Hub {
     }
 
     async fn computer_move(self, cell: Arc<RoomCell>, seq: u64) {
-        loop {
-            let (game, level, left) = {
-                let Ok(room) = self.lock(&cell).await else {
-                    return self.read_back(&cell).await;
-                };
-                let Some(level) = room.computer_to_move().filter(|_| room.seq == seq) else {
-                    return;
-                };
-                let turn = room.turn();
-                let left = room.clock.as_ref().map(|c| c.left(turn, turn, now_ms()));
-                (room.game.clone(), level, left)
-            };
-            let result = match self.inner.engine.search(game, level, left).await {
-                Ok(r) => r,
-                Err(e) if e.kind == ErrorKind::Busy => {
-                    tokio::time::sleep(RETRY).await;
-                    continue;
-                }
-                Err(e) => {
-                    tracing::error!(game = %cell.id, "computer move failed: {e}");
-                    punct_engine::SearchResult::default()
-                }
-            };
-            let Ok(mut room) = self.lock(&cell).await else {
+        let (game, level, deadline) = {
+            let Ok(room) = self.lock(&cell).await else {
                 return self.read_back(&cell).await;
             };
-            if room.seq != seq {
-                return;
-            }
-            // An engine that finds nothing (or fails) must not leave the game stuck.
-            let fallback = || room.game.position().legal_moves().first().copied();
-            let Some(mv) = result.best_move.or_else(fallback) else {
-                tracing::error!(game = %room.id, "no move for the computer in a live game");
+            let Some(level) = room.computer_to_move().filter(|_| room.seq == seq) else {
                 return;
             };
-            let turn = room.turn();
-            let now = now_ms();
-            let action = Action::Move {
-                text: mv.to_string(),
-            };
-            let play = |r: &mut Room| {
-                if r.check_flag(now) {
-                    Ok(Change::Timeout)
-                } else {
-                    r.act(&[turn], &action, now)
-                }
-            };
-            match self.apply(&cell, &mut room, play).await {
-                Ok(_) => {}
-                Err(e) if e.kind == ErrorKind::Storage => {
-                    drop(room);
-                    self.read_back(&cell).await;
-                }
-                Err(e) => {
-                    tracing::error!(game = %room.id, "the engine's move {mv} was refused: {e}");
-                }
+            let deadline = room.clock.as_ref().and_then(|c| c.deadline(room.turn()));
+            (room.game.clone(), level, deadline)
+        };
+        // Asked by the engine thread as the search starts: a game that changed while its
+        // search waited (a takeback, a resignation, a flag) no longer wants it. A room being
+        // changed right then is taken to still want it; the move is checked again below.
+        let waiting = cell.clone();
+        let wanted = move || waiting.room.try_lock().map_or(true, |r| r.seq == seq);
+        let result = match self
+            .inner
+            .engine
+            .search(game, level, deadline, wanted)
+            .await
+        {
+            Ok(Some(r)) => r,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::error!(game = %cell.id, "computer move failed: {e}");
+                punct_engine::SearchResult::default()
             }
+        };
+        let Ok(mut room) = self.lock(&cell).await else {
+            return self.read_back(&cell).await;
+        };
+        if room.seq != seq {
             return;
+        }
+        // An engine that finds nothing (or fails) must not leave the game stuck.
+        let fallback = || room.game.position().legal_moves().first().copied();
+        let Some(mv) = result.best_move.or_else(fallback) else {
+            tracing::error!(game = %room.id, "no move for the computer in a live game");
+            return;
+        };
+        let turn = room.turn();
+        let now = now_ms();
+        let action = Action::Move {
+            text: mv.to_string(),
+        };
+        let play = |r: &mut Room| {
+            if r.check_flag(now) {
+                Ok(Change::Timeout)
+            } else {
+                r.act(&[turn], &action, now)
+            }
+        };
+        match self.apply(&cell, &mut room, play).await {
+            Ok(_) => {}
+            Err(e) if e.kind == ErrorKind::Storage => {
+                drop(room);
+                self.read_back(&cell).await;
+            }
+            Err(e) => {
+                tracing::error!(game = %room.id, "the engine's move {mv} was refused: {e}");
+            }
         }
     }
 

@@ -42,8 +42,11 @@ pub struct Config {
     pub workers: usize,
     /// Engine threads.
     pub engine_threads: usize,
-    /// Searches that may wait for an engine thread before new ones are refused.
+    /// Analyses that may wait for an engine thread before new ones are refused (the
+    /// computer's moves in games have a lane of their own, always served first).
     pub engine_queue: usize,
+    /// Analyses one client (address) may have waiting or running at once.
+    pub analyses_per_client: usize,
     /// The longest the computer thinks per move.
     pub engine_movetime: Duration,
 }
@@ -62,6 +65,7 @@ impl Default for Config {
             // Leave a core for the network side (the engine's threads are in the idle class).
             engine_threads: all_but_one,
             engine_queue: 64,
+            analyses_per_client: 2,
             engine_movetime: Duration::from_secs(2),
         }
     }
@@ -74,6 +78,7 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
     let engine = engine_pool::EnginePool::new(
         config.engine_threads,
         config.engine_queue,
+        config.analyses_per_client,
         config.engine_movetime,
     );
     let hub = hub::Hub::start(store, engine).await?;
@@ -85,7 +90,8 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
             tracing::debug!("cannot set TCP_NODELAY: {e}");
         }
     });
-    axum::serve(listener, api::router(hub)).await?;
+    let app = api::router(hub).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app).await?;
     Ok(())
 }
 

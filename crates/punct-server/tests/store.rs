@@ -251,7 +251,7 @@ async fn an_idle_game_is_folded_while_the_server_runs() {
 async fn two_loads_of_one_game_at_once_share_its_room() {
     let path = common::temp_db("loads");
     let store = Store::open(&path).unwrap();
-    let engine = EnginePool::new(1, 1, Duration::from_millis(10));
+    let engine = EnginePool::new(1, 1, 1, Duration::from_millis(10));
     let hub = Hub::start(store.clone(), engine).await.unwrap();
     // Stored after the start, so that the hub has it only in the database.
     let room = Room::new(

@@ -96,9 +96,7 @@ pub fn reason(pos: &Position, outcome: Outcome) -> String {
         | Termination::Timeout
         | Termination::Agreement
         | Termination::Aborted
-        | Termination::Abandoned => {
-            "as the record says".to_owned()
-        }
+        | Termination::Abandoned => "as the record says".to_owned(),
     }
 }
 
