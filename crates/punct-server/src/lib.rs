@@ -49,6 +49,9 @@ pub struct Config {
     pub analyses_per_client: usize,
     /// The longest the computer thinks per move.
     pub engine_movetime: Duration,
+    /// How long games may wait before they end without a result: a side's first move, an
+    /// invitation, an untimed game nobody plays on.
+    pub lifetimes: room::Lifetimes,
 }
 
 impl Default for Config {
@@ -67,6 +70,7 @@ impl Default for Config {
             engine_queue: 64,
             analyses_per_client: 2,
             engine_movetime: Duration::from_secs(2),
+            lifetimes: room::Lifetimes::default(),
         }
     }
 }
@@ -81,7 +85,7 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
         config.analyses_per_client,
         config.engine_movetime,
     );
-    let hub = hub::Hub::start(store, engine).await?;
+    let hub = hub::Hub::start(store, engine, config.lifetimes).await?;
     // Moves are small messages sent one at a time: without TCP_NODELAY, Nagle's algorithm
     // holds a move back until the previous message on that socket is acknowledged, which a
     // watcher's delayed acknowledgement can put off for tens of milliseconds.
