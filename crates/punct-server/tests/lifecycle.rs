@@ -89,13 +89,13 @@ async fn play_white(base: &str, id: &str, token: &str, moves: usize) -> Value {
 
 /// Many timed games against the full-strength computer at once, on one engine thread, on a
 /// clock far too short for each game to wait for every other game's search at the pace it
-/// would think at alone (8 s: a 30th of it is 270 ms, times 40 games is 11 s a move): every
+/// would think at alone (8 s: a 30th of it is 270 ms, times 30 games is 8 s a move): every
 /// search's budget is set when it starts, smaller the more searches wait, so no game loses
 /// on time.
 #[tokio::test]
 async fn the_computer_never_loses_on_time_with_many_games_waiting_for_one_engine_thread() {
-    const GAMES: usize = 40;
-    const MOVES: usize = 8;
+    const GAMES: usize = 30;
+    const MOVES: usize = 6;
     let base = start_with("fair", |c| c.engine_movetime = Duration::from_secs(2)).await;
     let mut games = Vec::new();
     for _ in 0..GAMES {
