@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -224,7 +224,7 @@ impl Hub {
         for saved in futures_util::future::join_all(resumed).await {
             saved.map_err(|e| anyhow::anyhow!("cannot store the resumed clocks: {e}"))?;
         }
-        tokio::spawn(hub.clone().end_expired());
+        tokio::spawn(end_expired(Arc::downgrade(&hub.inner)));
         Ok(hub)
     }
 
@@ -607,38 +607,6 @@ impl Hub {
         Ok(json!({ "games": games }))
     }
 
-    /// Ends, without a result, the games that have waited longer than the server's
-    /// lifetimes allow (a side that never made its first move, an invitation nobody took up,
-    /// a game nobody played on), looking every `check_every`. Each goes the one way a
-    /// change goes ([`Hub::apply`]).
-    async fn end_expired(self) {
-        let lifetimes = self.inner.lifetimes;
-        let mut every = tokio::time::interval(lifetimes.check_every);
-        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            every.tick().await;
-            let now = now_ms();
-            let due: Vec<Arc<RoomCell>> = self
-                .rooms()
-                .values()
-                .filter(|cell| cell.glance().expires_ms.is_some_and(|at| at <= now))
-                .cloned()
-                .collect();
-            for cell in due {
-                let Ok(mut room) = self.lock(&cell).await else {
-                    continue;
-                };
-                let expire = |r: &mut Room| r.expire(now_ms(), &lifetimes);
-                match self.apply(&cell, &mut room, expire).await {
-                    Err(e) if e.kind != ErrorKind::Conflict => {
-                        tracing::warn!(game = %cell.id, "cannot end the game that waited too long: {e}");
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-
     /// The engine pool, for analysis.
     pub fn engine(&self) -> &EnginePool {
         &self.inner.engine
@@ -762,6 +730,45 @@ impl Hub {
             tokio::time::sleep(RETRY).await;
             if self.lock(cell).await.is_ok() {
                 return;
+            }
+        }
+    }
+}
+
+/// Ends, without a result, the games that have waited longer than the server's lifetimes
+/// allow (a side that never made its first move, an invitation nobody took up, a game
+/// nobody played on), looking every `check_every` until the hub is gone. Each goes the one
+/// way a change goes ([`Hub::apply`]).
+async fn end_expired(hub: Weak<Inner>) {
+    let Some(lifetimes) = hub.upgrade().map(|inner| inner.lifetimes) else {
+        return;
+    };
+    // An interval of zero would panic.
+    let mut every = tokio::time::interval(lifetimes.check_every.max(Duration::from_millis(1)));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(inner) = hub.upgrade() else {
+            return;
+        };
+        let hub = Hub { inner };
+        let now = now_ms();
+        let due: Vec<Arc<RoomCell>> = hub
+            .rooms()
+            .values()
+            .filter(|cell| cell.glance().expires_ms.is_some_and(|at| at <= now))
+            .cloned()
+            .collect();
+        for cell in due {
+            let Ok(mut room) = hub.lock(&cell).await else {
+                continue;
+            };
+            let expire = |r: &mut Room| r.expire(now_ms(), &lifetimes);
+            match hub.apply(&cell, &mut room, expire).await {
+                Err(e) if e.kind != ErrorKind::Conflict => {
+                    tracing::warn!(game = %cell.id, "cannot end the game that waited too long: {e}");
+                }
+                _ => {}
             }
         }
     }
