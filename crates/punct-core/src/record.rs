@@ -246,6 +246,7 @@ impl Record {
                     "1-0" => Some(Some(Colour::White)),
                     "0-1" => Some(Some(Colour::Black)),
                     "1/2-1/2" => Some(None),
+                    "*" if termination.is_some_and(Termination::is_void) => Some(None),
                     _ => None,
                 };
                 if let (Some(winner), Some(termination)) = (winner, termination) {

@@ -30,11 +30,16 @@ pub enum Termination {
     Timeout,
     /// The players agreed to a draw.
     Agreement,
+    /// The game was called off before it got going (a side never made its first move, or
+    /// an invitation was never taken up): no result.
+    Aborted,
+    /// Nobody played on for a long time: the game was ended without a result.
+    Abandoned,
 }
 
 impl Termination {
     /// All terminations, for parsing.
-    pub const ALL: [Termination; 10] = [
+    pub const ALL: [Termination; 12] = [
         Termination::Connection,
         Termination::UncoveredConnection,
         Termination::CentreMajority,
@@ -45,6 +50,8 @@ impl Termination {
         Termination::Resignation,
         Termination::Timeout,
         Termination::Agreement,
+        Termination::Aborted,
+        Termination::Abandoned,
     ];
 
     /// The name used in records, e.g. `connection`.
@@ -60,7 +67,15 @@ impl Termination {
             Termination::Resignation => "resignation",
             Termination::Timeout => "time forfeit",
             Termination::Agreement => "agreement",
+            Termination::Aborted => "aborted",
+            Termination::Abandoned => "abandoned",
         }
+    }
+
+    /// Whether the game ended without a result (neither a win nor a draw): records write
+    /// `*` for it.
+    pub const fn is_void(self) -> bool {
+        matches!(self, Termination::Aborted | Termination::Abandoned)
     }
 
     /// Reads a name written by [`Termination::name`].
@@ -85,8 +100,12 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The result token of records: `1-0`, `0-1` or `1/2-1/2`.
+    /// The result token of records: `1-0`, `0-1`, `1/2-1/2`, or `*` for a game ended
+    /// without a result.
     pub const fn result_token(self) -> &'static str {
+        if self.termination.is_void() {
+            return "*";
+        }
         match self.winner {
             Some(Colour::White) => "1-0",
             Some(Colour::Black) => "0-1",
@@ -107,6 +126,7 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {
+            _ if self.termination.is_void() => write!(f, "game {}", self.termination),
             Some(c) => write!(f, "{c} wins by {}", self.termination),
             None => write!(f, "draw by {}", self.termination),
         }

@@ -93,6 +93,29 @@ fn resignation_is_kept_from_the_tags() {
 }
 
 #[test]
+fn a_game_ended_without_a_result_reads_back_with_a_star() {
+    for termination in [Termination::Aborted, Termination::Abandoned] {
+        let mut game = Game::new(Variant::Basic);
+        game.play(Move::parse("TE4:0").unwrap()).unwrap();
+        let outcome = Outcome {
+            winner: None,
+            termination,
+        };
+        game.end(outcome);
+        assert_eq!(outcome.result_token(), "*");
+        assert_eq!(outcome.to_string(), format!("game {}", termination.name()));
+        let text = Record::from_game(game, "a", "b", "?").to_string();
+        assert!(text.contains("[Result \"*\"]"), "{text}");
+        let read = Record::parse(&text).unwrap();
+        assert_eq!(read.game.outcome(), Some(outcome));
+        assert_eq!(read.to_string(), text);
+    }
+    // A `*` without such a termination is a game still going.
+    let text = "[Variant \"basic\"]\n\n1. TE4:0 *\n";
+    assert_eq!(Record::parse(text).unwrap().game.outcome(), None);
+}
+
+#[test]
 fn bad_records_name_the_problem_and_the_line() {
     let cases = [
         (

@@ -1,7 +1,9 @@
 //! The JSON endpoints (documented in API.md) and the routes of the whole server.
 
+use std::net::SocketAddr;
+
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::map_response;
 use axum::response::{IntoResponse, Response};
@@ -281,12 +283,18 @@ async fn import(body: Bytes) -> ApiResult {
     Ok(Json(replay_json(&game)))
 }
 
-async fn analyse(State(hub): State<Hub>, body: Bytes) -> ApiResult {
+/// Analyses a position for the client at `client`: if it hangs up, this future is dropped
+/// and the analysis with it.
+async fn analyse(
+    State(hub): State<Hub>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> ApiResult {
     let req: TextRequest = parse(&body)?;
     let pos = position_of(req.position.as_deref())?;
     let analysis = hub
         .engine()
-        .analyse(Game::from_position(pos))
+        .analyse(Game::from_position(pos), client.ip())
         .await
         .map_err(ApiError::from)?;
     Ok(Json(serde_json::to_value(analysis).unwrap_or(Value::Null)))

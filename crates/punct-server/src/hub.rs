@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -25,7 +25,10 @@ use crate::engine_pool::EnginePool;
 use crate::error::{Error, ErrorKind};
 use crate::new_game::{self, NewGame, random_hex};
 use crate::replay::{chrono_date, replay_json};
-use crate::room::{Action, Change, JSON_CAPACITY, Request, Room, Stored, colour_name, json_text};
+use crate::room::{
+    Action, Change, JSON_CAPACITY, Lifetimes, Request, Room, Stored, Summary, colour_name,
+    json_text,
+};
 use crate::store::Store;
 
 /// Events kept for a slow watcher before it must resynchronise from a fresh state. Each
@@ -56,17 +59,45 @@ pub struct RoomCell {
     clock_changed: Notify,
     /// Set when a change was cut short: the room in memory may differ from the database.
     stale: AtomicBool,
+    /// What the list of games and the search for games to end need, written at each
+    /// change so that neither has to lock the room.
+    glance: Mutex<Glance>,
+}
+
+/// A live game as seen without locking it.
+#[derive(Default)]
+struct Glance {
+    /// Its line in the list of games, if it is listed.
+    listed: Option<Arc<Summary>>,
+    /// When it ends by itself unless it changes first (see [`Room::expiry`]).
+    expires_ms: Option<i64>,
+}
+
+impl Glance {
+    fn of(room: &Room, lifetimes: &Lifetimes) -> Glance {
+        Glance {
+            listed: (room.is_live() && room.is_public()).then(|| Arc::new(room.summary())),
+            expires_ms: room.expiry(lifetimes).map(|(at, _)| at),
+        }
+    }
 }
 
 impl RoomCell {
-    fn new(room: Room) -> Arc<RoomCell> {
+    fn new(room: Room, glance: Glance) -> Arc<RoomCell> {
         Arc::new(RoomCell {
             id: room.id.clone(),
             room: tokio::sync::Mutex::new(room),
             events: broadcast::channel(EVENT_BUFFER).0,
             clock_changed: Notify::new(),
             stale: AtomicBool::new(false),
+            glance: Mutex::new(glance),
         })
+    }
+
+    /// The glance. Every change to it is a single assignment, so a panic elsewhere while it
+    /// was held leaves it usable.
+    fn glance(&self) -> MutexGuard<'_, Glance> {
+        self.glance.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -139,19 +170,26 @@ struct Inner {
     rooms: Mutex<HashMap<String, Arc<RoomCell>>>,
     store: Store,
     engine: EnginePool,
+    lifetimes: Lifetimes,
 }
 
 impl Hub {
     /// A hub over `store`, loading every live game and restarting its clock timer and, where
     /// the computer is to move, its search. A running clock is stored again as resumed, so
     /// that a second restart does not charge the first one's downtime. A game that cannot be
-    /// restored is logged and set aside, never blocking the start.
-    pub async fn start(store: Store, engine: EnginePool) -> anyhow::Result<Hub> {
+    /// restored is logged and set aside, never blocking the start. Games that have waited
+    /// longer than `lifetimes` allow are ended without a result, then and from then on.
+    pub async fn start(
+        store: Store,
+        engine: EnginePool,
+        lifetimes: Lifetimes,
+    ) -> anyhow::Result<Hub> {
         let hub = Hub {
             inner: Arc::new(Inner {
                 rooms: Mutex::new(HashMap::new()),
                 store,
                 engine,
+                lifetimes,
             }),
         };
         let now = now_ms();
@@ -186,6 +224,7 @@ impl Hub {
         for saved in futures_util::future::join_all(resumed).await {
             saved.map_err(|e| anyhow::anyhow!("cannot store the resumed clocks: {e}"))?;
         }
+        tokio::spawn(end_expired(Arc::downgrade(&hub.inner)));
         Ok(hub)
     }
 
@@ -209,9 +248,10 @@ impl Hub {
     fn insert(&self, room: Room) -> Arc<RoomCell> {
         let timed = room.clock.is_some() && room.is_live();
         let computer = room.computer_to_move().map(|_| room.seq);
+        let glance = Glance::of(&room, &self.inner.lifetimes);
         let cell = match self.rooms().entry(room.id.clone()) {
             Entry::Occupied(held) => return held.get().clone(),
-            Entry::Vacant(free) => free.insert(RoomCell::new(room)).clone(),
+            Entry::Vacant(free) => free.insert(RoomCell::new(room, glance)).clone(),
         };
         if timed {
             tokio::spawn(self.clone().watch_clock(cell.clone()));
@@ -233,7 +273,7 @@ impl Hub {
         let room = room.ok_or_else(|| Error::not_found(format!("no game `{id}`")))?;
         if !room.is_live() {
             // Finished games never change: serve them without keeping them in memory.
-            return Ok(RoomCell::new(room));
+            return Ok(RoomCell::new(room, Glance::default()));
         }
         Ok(self.insert(room))
     }
@@ -346,6 +386,7 @@ impl Hub {
     /// Starts what follows from the room's new state: the clock timer looks at its deadline
     /// again, a finished game leaves memory, the computer is asked for its move.
     fn follow_up(&self, cell: &Arc<RoomCell>, room: &Room) {
+        *cell.glance() = Glance::of(room, &self.inner.lifetimes);
         cell.clock_changed.notify_one();
         if !room.is_live() {
             // A finished game changes no more: let it leave memory once its watchers go; it
@@ -535,26 +576,34 @@ impl Hub {
     /// The 50 most recently changed live games (all of which are in memory), then the 50
     /// most recently finished (read from the database, so that listing old games does not
     /// bring them back into memory), each newest first. Friend games whose open seat waits
-    /// for the invited friend are not listed.
+    /// for the invited friend are not listed. The live games' lines are those written at
+    /// their last change: listing locks no game and writes no line.
     pub async fn list(&self) -> Result<Value, Error> {
-        let cells: Vec<Arc<RoomCell>> = self.rooms().values().cloned().collect();
-        let mut live = Vec::with_capacity(cells.len());
-        for cell in cells {
-            let room = cell.room.lock().await;
-            if room.is_live() {
-                live.push(room.to_stored());
-            }
+        let mut live: Vec<Arc<Summary>> = {
+            let rooms = self.rooms();
+            rooms
+                .values()
+                .filter_map(|cell| cell.glance().listed.clone())
+                .collect()
+        };
+        let newest_first = |s: &Arc<Summary>| std::cmp::Reverse(s.updated_ms);
+        if live.len() > LISTED {
+            live.select_nth_unstable_by_key(LISTED, newest_first);
+            live.truncate(LISTED);
         }
-        live.retain(Stored::is_public);
-        live.sort_by_key(|s| std::cmp::Reverse(s.updated_ms()));
-        live.truncate(LISTED);
+        live.sort_by_key(newest_first);
         let finished = self
             .inner
             .store
             .finished(LISTED)
             .await
             .map_err(storage_error)?;
-        let games: Vec<Value> = live.iter().chain(&finished).map(Stored::summary).collect();
+        let finished = finished.iter().map(Stored::summary);
+        let games: Vec<Summary> = live
+            .iter()
+            .map(|s| Summary::clone(s))
+            .chain(finished)
+            .collect();
         Ok(json!({ "games": games }))
     }
 
@@ -608,64 +657,67 @@ impl Hub {
     }
 
     async fn computer_move(self, cell: Arc<RoomCell>, seq: u64) {
-        loop {
-            let (game, level, left) = {
-                let Ok(room) = self.lock(&cell).await else {
-                    return self.read_back(&cell).await;
-                };
-                let Some(level) = room.computer_to_move().filter(|_| room.seq == seq) else {
-                    return;
-                };
-                let turn = room.turn();
-                let left = room.clock.as_ref().map(|c| c.left(turn, turn, now_ms()));
-                (room.game.clone(), level, left)
-            };
-            let result = match self.inner.engine.search(game, level, left).await {
-                Ok(r) => r,
-                Err(e) if e.kind == ErrorKind::Busy => {
-                    tokio::time::sleep(RETRY).await;
-                    continue;
-                }
-                Err(e) => {
-                    tracing::error!(game = %cell.id, "computer move failed: {e}");
-                    punct_engine::SearchResult::default()
-                }
-            };
-            let Ok(mut room) = self.lock(&cell).await else {
+        let (game, level, deadline) = {
+            let Ok(room) = self.lock(&cell).await else {
                 return self.read_back(&cell).await;
             };
-            if room.seq != seq {
-                return;
-            }
-            // An engine that finds nothing (or fails) must not leave the game stuck.
-            let fallback = || room.game.position().legal_moves().first().copied();
-            let Some(mv) = result.best_move.or_else(fallback) else {
-                tracing::error!(game = %room.id, "no move for the computer in a live game");
+            let Some(level) = room.computer_to_move().filter(|_| room.seq == seq) else {
                 return;
             };
-            let turn = room.turn();
-            let now = now_ms();
-            let action = Action::Move {
-                text: mv.to_string(),
-            };
-            let play = |r: &mut Room| {
-                if r.check_flag(now) {
-                    Ok(Change::Timeout)
-                } else {
-                    r.act(&[turn], &action, now)
-                }
-            };
-            match self.apply(&cell, &mut room, play).await {
-                Ok(_) => {}
-                Err(e) if e.kind == ErrorKind::Storage => {
-                    drop(room);
-                    self.read_back(&cell).await;
-                }
-                Err(e) => {
-                    tracing::error!(game = %room.id, "the engine's move {mv} was refused: {e}");
-                }
+            let deadline = room.clock.as_ref().and_then(|c| c.deadline(room.turn()));
+            (room.game.clone(), level, deadline)
+        };
+        // Asked by the engine thread as the search starts: a game that changed while its
+        // search waited (a takeback, a resignation, a flag) no longer wants it. A room being
+        // changed right then is taken to still want it; the move is checked again below.
+        let waiting = cell.clone();
+        let wanted = move || waiting.room.try_lock().map_or(true, |r| r.seq == seq);
+        let result = match self
+            .inner
+            .engine
+            .search(game, level, deadline, wanted)
+            .await
+        {
+            Ok(Some(r)) => r,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::error!(game = %cell.id, "computer move failed: {e}");
+                punct_engine::SearchResult::default()
             }
+        };
+        let Ok(mut room) = self.lock(&cell).await else {
+            return self.read_back(&cell).await;
+        };
+        if room.seq != seq {
             return;
+        }
+        // An engine that finds nothing (or fails) must not leave the game stuck.
+        let fallback = || room.game.position().legal_moves().first().copied();
+        let Some(mv) = result.best_move.or_else(fallback) else {
+            tracing::error!(game = %room.id, "no move for the computer in a live game");
+            return;
+        };
+        let turn = room.turn();
+        let now = now_ms();
+        let action = Action::Move {
+            text: mv.to_string(),
+        };
+        let play = |r: &mut Room| {
+            if r.check_flag(now) {
+                Ok(Change::Timeout)
+            } else {
+                r.act(&[turn], &action, now)
+            }
+        };
+        match self.apply(&cell, &mut room, play).await {
+            Ok(_) => {}
+            Err(e) if e.kind == ErrorKind::Storage => {
+                drop(room);
+                self.read_back(&cell).await;
+            }
+            Err(e) => {
+                tracing::error!(game = %room.id, "the engine's move {mv} was refused: {e}");
+            }
         }
     }
 
@@ -678,6 +730,45 @@ impl Hub {
             tokio::time::sleep(RETRY).await;
             if self.lock(cell).await.is_ok() {
                 return;
+            }
+        }
+    }
+}
+
+/// Ends, without a result, the games that have waited longer than the server's lifetimes
+/// allow (a side that never made its first move, an invitation nobody took up, a game
+/// nobody played on), looking every `check_every` until the hub is gone. Each goes the one
+/// way a change goes ([`Hub::apply`]).
+async fn end_expired(hub: Weak<Inner>) {
+    let Some(lifetimes) = hub.upgrade().map(|inner| inner.lifetimes) else {
+        return;
+    };
+    // An interval of zero would panic.
+    let mut every = tokio::time::interval(lifetimes.check_every.max(Duration::from_millis(1)));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let Some(inner) = hub.upgrade() else {
+            return;
+        };
+        let hub = Hub { inner };
+        let now = now_ms();
+        let due: Vec<Arc<RoomCell>> = hub
+            .rooms()
+            .values()
+            .filter(|cell| cell.glance().expires_ms.is_some_and(|at| at <= now))
+            .cloned()
+            .collect();
+        for cell in due {
+            let Ok(mut room) = hub.lock(&cell).await else {
+                continue;
+            };
+            let expire = |r: &mut Room| r.expire(now_ms(), &lifetimes);
+            match hub.apply(&cell, &mut room, expire).await {
+                Err(e) if e.kind != ErrorKind::Conflict => {
+                    tracing::warn!(game = %cell.id, "cannot end the game that waited too long: {e}");
+                }
+                _ => {}
             }
         }
     }

@@ -42,10 +42,16 @@ pub struct Config {
     pub workers: usize,
     /// Engine threads.
     pub engine_threads: usize,
-    /// Searches that may wait for an engine thread before new ones are refused.
+    /// Analyses that may wait for an engine thread before new ones are refused (the
+    /// computer's moves in games have a lane of their own, always served first).
     pub engine_queue: usize,
+    /// Analyses one client (address) may have waiting or running at once.
+    pub analyses_per_client: usize,
     /// The longest the computer thinks per move.
     pub engine_movetime: Duration,
+    /// How long games may wait before they end without a result: a side's first move, an
+    /// invitation, an untimed game nobody plays on.
+    pub lifetimes: room::Lifetimes,
 }
 
 impl Default for Config {
@@ -62,7 +68,9 @@ impl Default for Config {
             // Leave a core for the network side (the engine's threads are in the idle class).
             engine_threads: all_but_one,
             engine_queue: 64,
+            analyses_per_client: 2,
             engine_movetime: Duration::from_secs(2),
+            lifetimes: room::Lifetimes::default(),
         }
     }
 }
@@ -74,9 +82,10 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
     let engine = engine_pool::EnginePool::new(
         config.engine_threads,
         config.engine_queue,
+        config.analyses_per_client,
         config.engine_movetime,
     );
-    let hub = hub::Hub::start(store, engine).await?;
+    let hub = hub::Hub::start(store, engine, config.lifetimes).await?;
     // Moves are small messages sent one at a time: without TCP_NODELAY, Nagle's algorithm
     // holds a move back until the previous message on that socket is acknowledged, which a
     // watcher's delayed acknowledgement can put off for tens of milliseconds.
@@ -85,7 +94,8 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
             tracing::debug!("cannot set TCP_NODELAY: {e}");
         }
     });
-    axum::serve(listener, api::router(hub)).await?;
+    let app = api::router(hub).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app).await?;
     Ok(())
 }
 

@@ -17,7 +17,7 @@ use futures_util::FutureExt as _;
 use punct_server::engine_pool::EnginePool;
 use punct_server::hub::Hub;
 use punct_server::new_game::NewGame;
-use punct_server::room::{Action, Request, Room};
+use punct_server::room::{Action, Lifetimes, Request, Room};
 use punct_server::store::Store;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::Receiver;
@@ -31,8 +31,10 @@ struct Server {
 
 async fn server(db: &Path) -> Server {
     let store = Store::open(db).unwrap();
-    let engine = EnginePool::new(1, 16, Duration::from_millis(20));
-    let hub = Hub::start(store.clone(), engine).await.unwrap();
+    let engine = EnginePool::new(1, 16, 4, Duration::from_millis(20));
+    let hub = Hub::start(store.clone(), engine, Lifetimes::default())
+        .await
+        .unwrap();
     Server { hub, store }
 }
 

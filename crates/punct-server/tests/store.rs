@@ -9,7 +9,7 @@ use punct_core::{Game, Variant};
 use punct_server::clock::Clock;
 use punct_server::engine_pool::EnginePool;
 use punct_server::hub::Hub;
-use punct_server::room::{Action, Mode, PendingMove, Room, Seat};
+use punct_server::room::{Action, Lifetimes, Mode, PendingMove, Room, Seat};
 use punct_server::store::{CHECKPOINT_EVERY, Store};
 use tokio::task::JoinHandle;
 
@@ -251,8 +251,10 @@ async fn an_idle_game_is_folded_while_the_server_runs() {
 async fn two_loads_of_one_game_at_once_share_its_room() {
     let path = common::temp_db("loads");
     let store = Store::open(&path).unwrap();
-    let engine = EnginePool::new(1, 1, Duration::from_millis(10));
-    let hub = Hub::start(store.clone(), engine).await.unwrap();
+    let engine = EnginePool::new(1, 1, 1, Duration::from_millis(10));
+    let hub = Hub::start(store.clone(), engine, Lifetimes::default())
+        .await
+        .unwrap();
     // Stored after the start, so that the hub has it only in the database.
     let room = Room::new(
         "00000000000000ab".into(),

@@ -92,9 +92,11 @@ pub fn reason(pos: &Position, outcome: Outcome) -> String {
         }
         Termination::Repetition => "the same position for the third time".to_owned(),
         Termination::NoLegalMove => format!("{} has no legal move", pos.turn()),
-        Termination::Resignation | Termination::Timeout | Termination::Agreement => {
-            "as the record says".to_owned()
-        }
+        Termination::Resignation
+        | Termination::Timeout
+        | Termination::Agreement
+        | Termination::Aborted
+        | Termination::Abandoned => "as the record says".to_owned(),
     }
 }
 

@@ -168,6 +168,11 @@ pub enum Change {
     TakebackDeclined,
     /// A flag fell.
     Timeout,
+    /// The game was called off: a side never made its first move, or nobody took up the
+    /// invitation.
+    Aborted,
+    /// Nobody played on for a long time.
+    Abandoned,
 }
 
 impl Change {
@@ -184,6 +189,8 @@ impl Change {
             Change::TakebackRequest => "takeback_request",
             Change::TakebackDeclined => "takeback_declined",
             Change::Timeout => "timeout",
+            Change::Aborted => "aborted",
+            Change::Abandoned => "abandoned",
         }
     }
 }

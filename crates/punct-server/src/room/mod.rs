@@ -3,6 +3,7 @@
 //! room before anyone hears of the change.
 
 mod action;
+mod expiry;
 mod seat;
 mod stored;
 #[cfg(test)]
@@ -15,8 +16,9 @@ use std::sync::Arc;
 use punct_core::{Colour, Game, Move, Outcome, PlayError, Termination};
 
 pub use action::{Action, Change, Made, Request};
+pub use expiry::Lifetimes;
 pub use seat::{Mode, Seat};
-pub use stored::{PendingMove, Stored};
+pub use stored::{PendingMove, Stored, Summary};
 pub use view::JSON_CAPACITY;
 use view::MoveTexts;
 pub(crate) use view::json_text;

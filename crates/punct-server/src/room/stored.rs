@@ -5,7 +5,6 @@ use std::collections::VecDeque;
 
 use punct_core::{Game, Move, Outcome, Position, Termination};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use super::view::{JSON_CAPACITY, MoveTexts, json_text, write_with_moves};
 use super::{Action, Change, Made, Mode, Room, Seat, colour_name, parse_colour, remember};
@@ -132,32 +131,47 @@ impl Stored {
         Ok(())
     }
 
-    /// Whether anyone may see the game in the list of games: not a friend game whose open
-    /// seat waits for the friend who holds its invitation.
-    pub fn is_public(&self) -> bool {
-        !self.seats.iter().any(Seat::is_open)
-    }
-
     /// A line for the list of games.
-    pub fn summary(&self) -> Value {
-        json!({
-            "id": self.id,
-            "mode": self.mode,
-            "live": self.result.is_none(),
-            "white": self.seats[0].name,
-            "black": self.seats[1].name,
-            "moves": self.moves.len(),
-            "result": self.result,
-            "updated_ms": self.updated_ms,
-        })
+    pub fn summary(&self) -> Summary {
+        Summary {
+            id: self.id.clone(),
+            mode: self.mode,
+            live: self.result.is_none(),
+            white: self.seats[0].name.clone(),
+            black: self.seats[1].name.clone(),
+            moves: self.moves.len(),
+            result: self.result.clone(),
+            updated_ms: self.updated_ms,
+        }
     }
+}
+
+/// A game's line in the list of games (API.md, `GET /api/games`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// The game's id.
+    pub id: String,
+    /// Who plays.
+    pub mode: Mode,
+    /// Whether it is being played.
+    pub live: bool,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// Moves made.
+    pub moves: usize,
+    /// The outcome in words, once it is over.
+    pub result: Option<String>,
+    /// When it last changed, ms since the epoch.
+    pub updated_ms: i64,
 }
 
 fn outside_board(t: Termination) -> bool {
     matches!(
         t,
         Termination::Resignation | Termination::Timeout | Termination::Agreement
-    )
+    ) || t.is_void()
 }
 
 impl Room {
@@ -166,6 +180,27 @@ impl Room {
             .outcome()
             .filter(|o| outside_board(o.termination))
             .map(|o| (o.winner.map(colour_name), o.termination.name()))
+    }
+
+    /// The game's line in the list of games, written from the room as [`Stored::summary`]
+    /// writes it from the stored form.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            id: self.id.clone(),
+            mode: self.mode,
+            live: self.is_live(),
+            white: self.seats[0].name.clone(),
+            black: self.seats[1].name.clone(),
+            moves: self.game.moves().len(),
+            result: self.game.outcome().map(|o| o.to_string()),
+            updated_ms: self.updated_ms,
+        }
+    }
+
+    /// Whether anyone may see the game in the list of games: not a friend game whose open
+    /// seat waits for the friend who holds its invitation.
+    pub fn is_public(&self) -> bool {
+        !self.seats.iter().any(Seat::is_open)
     }
 
     /// The stored form.

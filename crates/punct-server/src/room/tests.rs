@@ -314,3 +314,71 @@ fn running_out_of_time_loses() {
     assert!(room.check_flag(60_000));
     assert_eq!(room.game.outcome().unwrap().winner, Some(Colour::Black));
 }
+
+fn lifetimes() -> Lifetimes {
+    Lifetimes {
+        abort_after: std::time::Duration::from_millis(100),
+        invitation: std::time::Duration::from_millis(1_000),
+        abandon_after: std::time::Duration::from_millis(10_000),
+        check_every: std::time::Duration::from_millis(10),
+    }
+}
+
+#[test]
+fn a_side_that_never_makes_its_first_move_aborts_the_game() {
+    let l = lifetimes();
+    let mut room = friend_room();
+    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+    assert_eq!(room.expiry(&l), Some((100, Termination::Aborted)));
+    assert_eq!(room.expire(99, &l).unwrap_err().kind, ErrorKind::Conflict);
+    room.act(&w, &mv("TE4:0"), 50).unwrap();
+    // Black's first move is awaited from the start of its turn.
+    assert_eq!(room.expiry(&l), Some((150, Termination::Aborted)));
+    let before = room.seq;
+    assert_eq!(room.expire(150, &l).unwrap(), Change::Aborted);
+    let o = room.game.outcome().unwrap();
+    assert_eq!((o.winner, o.termination), (None, Termination::Aborted));
+    assert_eq!(room.seq, before + 1);
+    assert!(!room.is_live() && room.expiry(&l).is_none());
+    // Once both sides have moved, a timed game is left to its clock.
+    let mut room = friend_room();
+    room.act(&w, &mv("TE4:0"), 50).unwrap();
+    room.act(&b, &mv("TK5:0"), 60).unwrap();
+    assert_eq!(room.expiry(&l), None);
+    assert!(room.expire(i64::MAX, &l).is_err());
+}
+
+#[test]
+fn an_invitation_expires_and_an_untimed_game_nobody_plays_is_abandoned() {
+    let l = lifetimes();
+    let seats = [Seat::person("w", "tw"), Seat::open("b")];
+    let mut room = Room::new(
+        "g".into(),
+        Mode::Friend,
+        Game::new(Variant::Standard),
+        seats,
+        None,
+        0,
+    );
+    assert_eq!(room.expiry(&l), Some((1_000, Termination::Aborted)));
+    assert_eq!(room.expire(1_000, &l).unwrap(), Change::Aborted);
+    // Stored and read back, the game stays ended without a result.
+    let back = Room::from_stored(room.to_stored(), 2_000, 2_000).unwrap();
+    assert_eq!(back.game.outcome(), room.game.outcome());
+    assert_eq!(back.summary().result.as_deref(), Some("game aborted"));
+
+    let seats = [Seat::person("w", "t"), Seat::computer("punct", 3)];
+    let mut room = Room::new(
+        "g".into(),
+        Mode::Computer,
+        Game::new(Variant::Standard),
+        seats,
+        None,
+        0,
+    );
+    room.act(&room.holder(Some("t")), &mv("TE4:0"), 10).unwrap();
+    // The computer is to move: it never aborts the game, but nobody playing on abandons it.
+    assert_eq!(room.expiry(&l), Some((10_010, Termination::Abandoned)));
+    assert_eq!(room.expire(10_010, &l).unwrap(), Change::Abandoned);
+    assert_eq!(room.game.outcome().unwrap().result_token(), "*");
+}
