@@ -9,8 +9,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use prometheus::Histogram;
 use punct_core::{Game, Move};
 use punct_engine::{Engine, Level, Options, SearchLimits, SearchResult};
 use tokio::sync::oneshot;
@@ -22,7 +23,9 @@ struct Job {
     game: Game,
     level: Level,
     limits: SearchLimits,
-    reply: oneshot::Sender<SearchResult>,
+    reply: oneshot::Sender<Result<SearchResult, String>>,
+    /// When it was queued, for the metric of the wait.
+    queued: Instant,
 }
 
 /// Handle to the workers.
@@ -34,6 +37,8 @@ pub struct EnginePool {
     waiting: Arc<AtomicUsize>,
     /// The queue's size.
     queue: usize,
+    /// Time from queueing to the search's start (the pool's metric).
+    wait: Histogram,
 }
 
 /// Nice value of the engine threads if the idle scheduling class is refused (19 is the
@@ -100,14 +105,16 @@ impl EnginePool {
         let (tx, rx) = mpsc::sync_channel::<Job>(queue);
         let rx = Arc::new(Mutex::new(rx));
         let waiting = Arc::new(AtomicUsize::new(0));
+        let wait = crate::metrics::engine_wait();
         for i in 0..threads.max(1) {
             let rx = rx.clone();
             let waiting = waiting.clone();
+            let wait = wait.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("punct-engine-{i}"))
                 .spawn(move || {
                     lower_priority();
-                    work(&rx, &waiting)
+                    work(&rx, &waiting, &wait)
                 });
             if let Err(e) = spawned {
                 tracing::error!("cannot start an engine thread: {e}");
@@ -118,7 +125,18 @@ impl EnginePool {
             movetime,
             waiting,
             queue,
+            wait,
         }
+    }
+
+    /// Searches waiting for an engine thread.
+    pub fn queued(&self) -> usize {
+        self.waiting.load(Ordering::Relaxed)
+    }
+
+    /// The histogram of the time searches wait for an engine thread.
+    pub fn wait_histogram(&self) -> &Histogram {
+        &self.wait
     }
 
     /// Searches `game` at `level` (thinking less when `time_left_ms` is short). Refused with
@@ -141,6 +159,7 @@ impl EnginePool {
             level,
             limits: SearchLimits::movetime(movetime),
             reply,
+            queued: Instant::now(),
         };
         self.waiting.fetch_add(1, Ordering::SeqCst);
         self.jobs.try_send(job).map_err(|e| {
@@ -154,7 +173,8 @@ impl EnginePool {
         })?;
         answer
             .await
-            .map_err(|_| Error::internal("the engine failed during the search"))
+            .map_err(|_| Error::internal("the engine has stopped"))?
+            .map_err(Error::internal)
     }
 
     /// Analyses `game`'s current position at full strength. Refused with 503 once half the
@@ -170,7 +190,7 @@ impl EnginePool {
     }
 }
 
-fn work(jobs: &Mutex<mpsc::Receiver<Job>>, waiting: &AtomicUsize) {
+fn work(jobs: &Mutex<mpsc::Receiver<Job>>, waiting: &AtomicUsize, wait: &Histogram) {
     loop {
         let job = {
             let rx = jobs.lock().unwrap_or_else(|e| e.into_inner());
@@ -180,22 +200,27 @@ fn work(jobs: &Mutex<mpsc::Receiver<Job>>, waiting: &AtomicUsize) {
             }
         };
         waiting.fetch_sub(1, Ordering::SeqCst);
+        wait.observe(job.queued.elapsed().as_secs_f64());
         let mut engine = Engine::new(Options {
             level: job.level,
             seed: rand_seed(),
         });
         let stop = AtomicBool::new(false);
-        // A panicking search must not take the worker with it: the caller sees an error
-        // (its reply is dropped) and the thread goes on to the next job.
+        // A panicking search must not take the worker with it: the caller is told why (and
+        // logs it with its game) and the thread goes on to the next job.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             engine.search(&job.game, &job.limits, &stop, &mut |_| {})
-        }));
-        match result {
-            Ok(result) => {
-                let _ = job.reply.send(result);
-            }
-            Err(_) => tracing::error!("the engine panicked during a search"),
-        }
+        }))
+        .map_err(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("no message");
+            format!("the engine failed during the search: {what}")
+        });
+        // The caller may have gone (a client that hung up on its analysis).
+        let _ = job.reply.send(result);
     }
 }
 
