@@ -18,6 +18,7 @@ use crate::api_error::ApiError;
 use crate::assets;
 use crate::hub::Hub;
 use crate::new_game::{NewGame, parse_start};
+use crate::ops;
 use crate::replay::replay_json;
 use crate::room::{Action, Request};
 use crate::ws;
@@ -51,6 +52,7 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/legal", get(legal))
         .route("/api/import", post(import))
         .route("/api/analyse", post(analyse))
+        .merge(ops::routes())
         .fallback(not_found)
         .with_state(hub);
     // Wrapped whole rather than layered on each route, so that a refusal for a method the

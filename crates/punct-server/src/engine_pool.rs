@@ -17,8 +17,9 @@ use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use prometheus::Histogram;
 use punct_core::{Game, Move};
 use punct_engine::{Engine, Level, Options, SearchLimits, SearchResult};
 use tokio::sync::oneshot;
@@ -44,6 +45,8 @@ struct GameJob {
     wanted: Box<dyn Fn() -> bool + Send>,
     /// The result, or `None` when the search was dropped unstarted.
     reply: oneshot::Sender<Option<SearchResult>>,
+    /// When it was queued, for the metric of the wait.
+    queued: Instant,
 }
 
 /// An analysis, waiting in the analysis lane.
@@ -52,6 +55,8 @@ struct AnalysisJob {
     /// Set when its client has gone: the job is skipped, or the running search stops.
     stop: Arc<AtomicBool>,
     reply: oneshot::Sender<SearchResult>,
+    /// When it was queued, for the metric of the wait.
+    queued: Instant,
 }
 
 /// The lanes of jobs waiting for an engine thread.
@@ -74,6 +79,8 @@ struct Shared {
     movetime: Duration,
     /// Analyses stopped because their client went away while they ran.
     stopped: AtomicU64,
+    /// Time from queueing to the search's start (the pool's metric).
+    wait: Histogram,
 }
 
 impl Shared {
@@ -178,6 +185,7 @@ impl EnginePool {
             threads,
             movetime,
             stopped: AtomicU64::new(0),
+            wait: crate::metrics::engine_wait(),
         });
         for i in 0..threads {
             let shared = shared.clone();
@@ -218,6 +226,7 @@ impl EnginePool {
             deadline_ms,
             wanted: Box::new(wanted),
             reply,
+            queued: Instant::now(),
         };
         self.shared.lanes().games.push_back(job);
         self.shared.queued.notify_one();
@@ -253,6 +262,7 @@ impl EnginePool {
                 game,
                 stop: stop.clone(),
                 reply,
+                queued: Instant::now(),
             });
         }
         let _pending = Pending {
@@ -265,6 +275,17 @@ impl EnginePool {
             .await
             .map_err(|_| Error::internal("the engine failed during the analysis"))?;
         Ok(Analysis::from_result(&r))
+    }
+
+    /// Searches waiting for an engine thread, in both lanes.
+    pub fn queued(&self) -> usize {
+        let lanes = self.shared.lanes();
+        lanes.games.len() + lanes.analysis.len()
+    }
+
+    /// The histogram of the time searches wait for an engine thread.
+    pub fn wait_histogram(&self) -> &Histogram {
+        &self.shared.wait
     }
 
     /// How many analyses were stopped while running because their client went away.
@@ -347,6 +368,7 @@ fn work(shared: &Shared) {
     while let Some(job) = next(shared) {
         match job {
             Next::Game(job, movetime) => {
+                shared.wait.observe(job.queued.elapsed().as_secs_f64());
                 if !(job.wanted)() {
                     let _ = job.reply.send(None);
                     continue;
@@ -357,6 +379,7 @@ fn work(shared: &Shared) {
                 }
             }
             Next::Analysis(job) => {
+                shared.wait.observe(job.queued.elapsed().as_secs_f64());
                 if job.stop.load(Ordering::Relaxed) {
                     continue;
                 }

@@ -24,6 +24,34 @@ pub enum ErrorKind {
     Internal,
 }
 
+impl ErrorKind {
+    /// Every kind, in declaration order (so that `kind as usize` indexes it).
+    pub const ALL: [ErrorKind; 8] = [
+        ErrorKind::BadRequest,
+        ErrorKind::Forbidden,
+        ErrorKind::NotFound,
+        ErrorKind::Conflict,
+        ErrorKind::Illegal,
+        ErrorKind::Busy,
+        ErrorKind::Storage,
+        ErrorKind::Internal,
+    ];
+
+    /// The kind's name in logs and metrics.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadRequest => "bad_request",
+            ErrorKind::Forbidden => "forbidden",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::Illegal => "illegal",
+            ErrorKind::Busy => "busy",
+            ErrorKind::Storage => "storage",
+            ErrorKind::Internal => "internal",
+        }
+    }
+}
+
 /// A refusal or failure. Every operation of the domain returns it before anything has
 /// changed, so an error never leaves a game half-changed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

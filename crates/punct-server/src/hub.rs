@@ -13,7 +13,7 @@ use std::collections::hash_map::Entry;
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
 use punct_core::{Colour, Record};
@@ -23,7 +23,9 @@ use tokio::sync::{Notify, broadcast};
 use crate::clock::now_ms;
 use crate::engine_pool::EnginePool;
 use crate::error::{Error, ErrorKind};
+use crate::metrics::{Metrics, StorageOp};
 use crate::new_game::{self, NewGame, random_hex};
+use crate::outage::Outage;
 use crate::replay::{chrono_date, replay_json};
 use crate::room::{
     Action, Change, JSON_CAPACITY, Lifetimes, Request, Room, Stored, Summary, colour_name,
@@ -156,10 +158,6 @@ fn state_message(room: &Room, you: &[Colour]) -> String {
     json_text(msg)
 }
 
-fn storage_error(e: impl std::fmt::Display) -> Error {
-    Error::storage(format!("the database is not answering: {e}"))
-}
-
 /// All games.
 #[derive(Clone)]
 pub struct Hub {
@@ -170,6 +168,7 @@ struct Inner {
     rooms: Mutex<HashMap<String, Arc<RoomCell>>>,
     store: Store,
     engine: EnginePool,
+    metrics: Metrics,
     lifetimes: Lifetimes,
 }
 
@@ -187,6 +186,7 @@ impl Hub {
         let hub = Hub {
             inner: Arc::new(Inner {
                 rooms: Mutex::new(HashMap::new()),
+                metrics: Metrics::new(engine.wait_histogram()),
                 store,
                 engine,
                 lifetimes,
@@ -226,6 +226,48 @@ impl Hub {
         }
         tokio::spawn(end_expired(Arc::downgrade(&hub.inner)));
         Ok(hub)
+    }
+
+    /// Games being played, in memory.
+    pub fn live_games(&self) -> usize {
+        self.rooms().len()
+    }
+
+    /// The server's metrics.
+    pub fn metrics(&self) -> &Metrics {
+        &self.inner.metrics
+    }
+
+    /// The database.
+    pub fn database(&self) -> &Store {
+        &self.inner.store
+    }
+
+    /// The error for a failed read or write of the database, counted.
+    fn storage_error(&self, op: StorageOp, e: impl std::fmt::Display) -> Error {
+        self.inner.metrics.storage_failed(op);
+        Error::storage(format!("the database is not answering: {e}"))
+    }
+
+    /// Counts an error answered to a caller, and logs it if it is a failure of the server
+    /// rather than a refusal of the request: one line, naming the game if there is one.
+    fn seen<T>(&self, game: Option<&str>, result: Result<T, Error>) -> Result<T, Error> {
+        if let Err(e) = &result {
+            self.failed(game, e);
+        }
+        result
+    }
+
+    /// Counts error `e`, of game `game` if it has one, and logs it if it is a failure.
+    fn failed(&self, game: Option<&str>, e: &Error) {
+        self.inner.metrics.error(e.kind);
+        if matches!(e.kind, ErrorKind::Storage | ErrorKind::Internal) {
+            let kind = e.kind.name();
+            match game {
+                Some(game) => tracing::error!(game = %game, kind, "{e}"),
+                None => tracing::error!(kind, "{e}"),
+            }
+        }
     }
 
     /// Moves a game that cannot be restored out of the way, so that it never blocks the
@@ -280,7 +322,8 @@ impl Hub {
 
     /// Game `id` as the database holds it.
     async fn load(&self, id: &str) -> Result<Option<Room>, Error> {
-        let Some(stored) = self.inner.store.load(id).await.map_err(storage_error)? else {
+        let loaded = self.inner.store.load(id).await;
+        let Some(stored) = loaded.map_err(|e| self.storage_error(StorageOp::Read, e))? else {
             return Ok(None);
         };
         let now = now_ms();
@@ -322,6 +365,7 @@ impl Hub {
         op: impl FnOnce(&mut Room) -> Result<Change, Error>,
     ) -> Result<Change, Error> {
         let unfinished = Unfinished(cell);
+        let checked = Instant::now();
         let change = match op(room) {
             Ok(change) => change,
             Err(refused) => {
@@ -329,11 +373,12 @@ impl Hub {
                 return Err(refused);
             }
         };
-        if let Err(e) = self.store(room, change).await {
-            tracing::error!(game = %room.id, seq = room.seq, "change not stored: {e}");
-            return Err(e);
-        }
+        // The error is logged by whoever is answered with it.
+        self.store(room, change).await?;
+        let metrics = &self.inner.metrics;
+        metrics.committed(change, checked.elapsed());
         self.announce(cell, room, change);
+        metrics.broadcast(change, checked.elapsed());
         unfinished.done();
         Ok(change)
     }
@@ -355,7 +400,7 @@ impl Hub {
                     .await
             }
         }
-        .map_err(storage_error)
+        .map_err(|e| self.storage_error(StorageOp::Write, e))
     }
 
     /// Tells everyone of the stored change that made `room`, and starts what follows from it.
@@ -401,7 +446,10 @@ impl Hub {
     /// Creates a game, returning the creator's seat.
     pub async fn create(&self, req: NewGame) -> Result<SeatGrant, Error> {
         let hub = self.clone();
-        detached(async move { hub.create_now(req).await }).await
+        self.seen(
+            None,
+            detached(async move { hub.create_now(req).await }).await,
+        )
     }
 
     async fn create_now(&self, req: NewGame) -> Result<SeatGrant, Error> {
@@ -412,7 +460,7 @@ impl Hub {
             .store
             .save(&room.id, room.stored_json(), room.is_live(), now)
             .await
-            .map_err(storage_error)?;
+            .map_err(|e| self.storage_error(StorageOp::Write, e))?;
         let colours = room.holder(Some(&token));
         let grant = SeatGrant {
             id: room.id.clone(),
@@ -432,9 +480,11 @@ impl Hub {
         name: &str,
         invite: Option<&str>,
     ) -> Result<SeatGrant, Error> {
-        let (hub, id, name) = (self.clone(), id.to_owned(), name.to_owned());
+        let (hub, game, name) = (self.clone(), id.to_owned(), name.to_owned());
         let invite = invite.map(str::to_owned);
-        detached(async move { hub.join_now(&id, &name, invite.as_deref()).await }).await
+        let joined =
+            detached(async move { hub.join_now(&game, &name, invite.as_deref()).await }).await;
+        self.seen(Some(id), joined)
     }
 
     async fn join_now(
@@ -466,6 +516,10 @@ impl Hub {
 
     /// The state of game `id` as the holder of `token` sees it.
     pub async fn state(&self, id: &str, token: Option<&str>) -> Result<Value, Error> {
+        self.seen(Some(id), self.state_now(id, token).await)
+    }
+
+    async fn state_now(&self, id: &str, token: Option<&str>) -> Result<Value, Error> {
         let cell = self.room(id).await?;
         let room = self.lock(&cell).await?;
         Ok(room.snapshot(now_ms(), &room.holder(token)))
@@ -483,13 +537,14 @@ impl Hub {
         request: Request,
         want_state: bool,
     ) -> Result<(u64, Option<String>), Error> {
-        let (hub, id) = (self.clone(), id.to_owned());
+        let (hub, game) = (self.clone(), id.to_owned());
         let token = token.map(str::to_owned);
-        detached(async move {
-            hub.act_now(&id, token.as_deref(), request, want_state)
+        let done = detached(async move {
+            hub.act_now(&game, token.as_deref(), request, want_state)
                 .await
         })
-        .await
+        .await;
+        self.seen(Some(id), done)
     }
 
     async fn act_now(
@@ -538,28 +593,41 @@ impl Hub {
         id: &str,
         token: Option<&str>,
     ) -> Result<(String, Vec<Colour>, broadcast::Receiver<Utf8Bytes>), Error> {
-        let cell = self.room(id).await?;
-        let room = self.lock(&cell).await?;
-        let you = room.holder(token);
-        Ok((state_message(&room, &you), you, cell.events.subscribe()))
+        let subscribed = async {
+            let cell = self.room(id).await?;
+            let room = self.lock(&cell).await?;
+            let you = room.holder(token);
+            Ok((state_message(&room, &you), you, cell.events.subscribe()))
+        };
+        self.seen(Some(id), subscribed.await)
     }
 
     /// The state of game `id` as the holder of `token` sees it, as a `state` message.
     pub async fn state_message(&self, id: &str, token: Option<&str>) -> Result<String, Error> {
-        let cell = self.room(id).await?;
-        let room = self.lock(&cell).await?;
-        Ok(state_message(&room, &room.holder(token)))
+        let message = async {
+            let cell = self.room(id).await?;
+            let room = self.lock(&cell).await?;
+            Ok(state_message(&room, &room.holder(token)))
+        };
+        self.seen(Some(id), message.await)
     }
 
     /// The positions of game `id` after each move, for review.
     pub async fn replay(&self, id: &str) -> Result<Value, Error> {
-        let cell = self.room(id).await?;
-        let room = self.lock(&cell).await?;
-        Ok(replay_json(&room.game))
+        let replay = async {
+            let cell = self.room(id).await?;
+            let room = self.lock(&cell).await?;
+            Ok(replay_json(&room.game))
+        };
+        self.seen(Some(id), replay.await)
     }
 
     /// The record of game `id`.
     pub async fn record(&self, id: &str) -> Result<String, Error> {
+        self.seen(Some(id), self.record_now(id).await)
+    }
+
+    async fn record_now(&self, id: &str) -> Result<String, Error> {
         let cell = self.room(id).await?;
         let room = self.lock(&cell).await?;
         let date = chrono_date(room.created_ms);
@@ -579,6 +647,10 @@ impl Hub {
     /// for the invited friend are not listed. The live games' lines are those written at
     /// their last change: listing locks no game and writes no line.
     pub async fn list(&self) -> Result<Value, Error> {
+        self.seen(None, self.list_now().await)
+    }
+
+    async fn list_now(&self) -> Result<Value, Error> {
         let mut live: Vec<Arc<Summary>> = {
             let rooms = self.rooms();
             rooms
@@ -597,7 +669,7 @@ impl Hub {
             .store
             .finished(LISTED)
             .await
-            .map_err(storage_error)?;
+            .map_err(|e| self.storage_error(StorageOp::Read, e))?;
         let finished = finished.iter().map(Stored::summary);
         let games: Vec<Summary> = live
             .iter()
@@ -614,11 +686,18 @@ impl Hub {
 
     /// Ends the game on time when the side to move's clock runs out.
     async fn watch_clock(self, cell: Arc<RoomCell>) {
+        let mut outage = Outage::new("the game's clock timer");
         loop {
             let deadline = match self.lock(&cell).await {
                 Ok(room) if !room.is_live() => return,
-                Ok(room) => room.clock.as_ref().and_then(|c| c.deadline(room.turn())),
-                Err(_) => Some(now_ms() + RETRY.as_millis() as i64),
+                Ok(room) => {
+                    outage.worked(Some(&cell.id));
+                    room.clock.as_ref().and_then(|c| c.deadline(room.turn()))
+                }
+                Err(e) => {
+                    self.retrying(&mut outage, &cell.id, &e);
+                    Some(now_ms() + RETRY.as_millis() as i64)
+                }
             };
             match deadline {
                 None => cell.clock_changed.notified().await,
@@ -630,6 +709,7 @@ impl Hub {
                     }
                 }
             }
+            // A failure to read the room back is logged by the next turn's lock.
             let Ok(mut room) = self.lock(&cell).await else {
                 continue;
             };
@@ -639,8 +719,9 @@ impl Hub {
                     r.check_flag(now);
                     Ok(Change::Timeout)
                 };
-                if self.apply(&cell, &mut room, flag).await.is_err() {
+                if let Err(e) = self.apply(&cell, &mut room, flag).await {
                     drop(room);
+                    self.retrying(&mut outage, &cell.id, &e);
                     tokio::time::sleep(RETRY).await;
                 }
             }
@@ -658,8 +739,9 @@ impl Hub {
 
     async fn computer_move(self, cell: Arc<RoomCell>, seq: u64) {
         let (game, level, deadline) = {
-            let Ok(room) = self.lock(&cell).await else {
-                return self.read_back(&cell).await;
+            let room = match self.lock(&cell).await {
+                Ok(room) => room,
+                Err(e) => return self.read_back(&cell, &e).await,
             };
             let Some(level) = room.computer_to_move().filter(|_| room.seq == seq) else {
                 return;
@@ -681,12 +763,14 @@ impl Hub {
             Ok(Some(r)) => r,
             Ok(None) => return,
             Err(e) => {
+                self.inner.metrics.error(e.kind);
                 tracing::error!(game = %cell.id, "computer move failed: {e}");
                 punct_engine::SearchResult::default()
             }
         };
-        let Ok(mut room) = self.lock(&cell).await else {
-            return self.read_back(&cell).await;
+        let mut room = match self.lock(&cell).await {
+            Ok(room) => room,
+            Err(e) => return self.read_back(&cell, &e).await,
         };
         if room.seq != seq {
             return;
@@ -713,9 +797,10 @@ impl Hub {
             Ok(_) => {}
             Err(e) if e.kind == ErrorKind::Storage => {
                 drop(room);
-                self.read_back(&cell).await;
+                self.read_back(&cell, &e).await;
             }
             Err(e) => {
+                self.inner.metrics.error(e.kind);
                 tracing::error!(game = %room.id, "the engine's move {mv} was refused: {e}");
             }
         }
@@ -725,13 +810,23 @@ impl Hub {
     /// back starts what follows from its state (the computer's search among it), so a
     /// computer move that could not be stored is looked for again then, unless the database
     /// committed it after all.
-    async fn read_back(&self, cell: &Arc<RoomCell>) {
+    async fn read_back(&self, cell: &Arc<RoomCell>, failure: &Error) {
+        let mut outage = Outage::new("the computer's move");
+        self.retrying(&mut outage, &cell.id, failure);
         loop {
             tokio::time::sleep(RETRY).await;
-            if self.lock(cell).await.is_ok() {
-                return;
+            match self.lock(cell).await {
+                Ok(_) => return outage.worked(Some(&cell.id)),
+                Err(e) => self.retrying(&mut outage, &cell.id, &e),
             }
         }
+    }
+
+    /// A background task of game `id` failed with `e` and will try again: counted, and
+    /// logged if it is the first failure of a run.
+    fn retrying(&self, outage: &mut Outage, id: &str, e: &Error) {
+        self.inner.metrics.error(e.kind);
+        outage.failed(Some(id), e);
     }
 }
 

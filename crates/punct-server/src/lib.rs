@@ -16,7 +16,11 @@ pub mod clock;
 pub mod engine_pool;
 pub mod error;
 pub mod hub;
+pub mod logging;
+pub mod metrics;
 pub mod new_game;
+pub mod ops;
+mod outage;
 pub mod replay;
 pub mod room;
 pub mod store;
@@ -52,6 +56,11 @@ pub struct Config {
     /// How long games may wait before they end without a result: a side's first move, an
     /// invitation, an untimed game nobody plays on.
     pub lifetimes: room::Lifetimes,
+    /// The longest `/healthz` waits for the database to answer a trivial read.
+    pub health_timeout: Duration,
+    /// The longest the database writer may go without a commit before `/healthz` says the
+    /// server is unwell (it commits at least once a second while it works).
+    pub health_commit_age: Duration,
 }
 
 impl Default for Config {
@@ -71,6 +80,8 @@ impl Default for Config {
             analyses_per_client: 2,
             engine_movetime: Duration::from_secs(2),
             lifetimes: room::Lifetimes::default(),
+            health_timeout: Duration::from_secs(2),
+            health_commit_age: Duration::from_secs(5),
         }
     }
 }
@@ -78,6 +89,12 @@ impl Default for Config {
 /// Opens the database, restores the live games and serves on an already bound listener
 /// until the process ends.
 pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<()> {
+    let hub = start(&config).await?;
+    serve_hub(listener, hub, &config).await
+}
+
+/// Opens the database and restores the live games.
+async fn start(config: &Config) -> anyhow::Result<hub::Hub> {
     let store = store::Store::open(&config.db)?;
     let engine = engine_pool::EnginePool::new(
         config.engine_threads,
@@ -85,7 +102,11 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
         config.analyses_per_client,
         config.engine_movetime,
     );
-    let hub = hub::Hub::start(store, engine, config.lifetimes).await?;
+    hub::Hub::start(store, engine, config.lifetimes).await
+}
+
+/// Serves the games of `hub` on an already bound listener until the process ends.
+async fn serve_hub(listener: TcpListener, hub: hub::Hub, config: &Config) -> anyhow::Result<()> {
     // Moves are small messages sent one at a time: without TCP_NODELAY, Nagle's algorithm
     // holds a move back until the previous message on that socket is acknowledged, which a
     // watcher's delayed acknowledgement can put off for tens of milliseconds.
@@ -94,26 +115,36 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
             tracing::debug!("cannot set TCP_NODELAY: {e}");
         }
     });
-    let app = api::router(hub).into_make_service_with_connect_info::<SocketAddr>();
+    let health = ops::Health {
+        timeout: config.health_timeout,
+        commit_age: config.health_commit_age,
+    };
+    let app = api::router(hub)
+        .layer(axum::Extension(health))
+        .into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app).await?;
     Ok(())
 }
 
-/// Serves with `config`, building its own async runtime; returns only on error.
+/// Serves with `config`, building its own async runtime; returns only on error. The
+/// database is opened (or the error returned) before the server says it serves.
 pub fn serve(config: Config) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(config.workers.max(1))
         .enable_all()
         .build()?;
     runtime.block_on(async {
+        let hub = start(&config).await?;
         let listener = TcpListener::bind(config.addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
-        eprintln!(
-            "punct: serving on http://{} (database {})",
-            config.addr,
-            config.db.display()
+        let database = store::redact(&config.db.to_string_lossy());
+        tracing::info!(
+            database,
+            live_games = hub.live_games(),
+            "serving on http://{}",
+            config.addr
         );
-        serve_on(listener, config).await
+        serve_hub(listener, hub, &config).await
     })
 }

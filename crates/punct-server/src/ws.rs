@@ -95,6 +95,7 @@ fn error_message(e: &ApiError) -> String {
 }
 
 async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>) {
+    let _open = hub.metrics().socket_opened();
     let Ok((state, you, mut events)) = hub.subscribe(&id, token.as_deref()).await else {
         return;
     };

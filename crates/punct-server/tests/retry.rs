@@ -177,4 +177,5 @@ async fn a_second_server_on_the_same_sqlite_file_refuses_to_start() {
         said.contains("in use by another punct server"),
         "the second server said: {said}"
     );
+    assert!(!said.contains("serving on"), "{said}");
 }

@@ -155,4 +155,8 @@ pub struct ServeArgs {
     /// Worker threads for the network side [default: one per core, less one]
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub workers: Option<u16>,
+    /// How log lines are written to standard error: `human` or `json` (one JSON object per
+    /// line). Which lines: `RUST_LOG` (default `info`).
+    #[arg(long, default_value = "human")]
+    pub log_format: punct_server::logging::LogFormat,
 }

@@ -1,13 +1,36 @@
 //! The server alone, for tests and load measurements that need a process to kill:
-//! `punct-server [ADDR] [DB] [ENGINE_MOVETIME_MS]`. People use `punct serve`.
+//! `punct-server [ADDR] [DB] [ENGINE_MOVETIME_MS]`, logging as `PUNCT_LOG_FORMAT` says
+//! (`human`, the default, or `json`) at the levels of `RUST_LOG`. People use `punct serve`.
 
+use std::process::ExitCode;
 use std::time::Duration;
+
+use punct_server::logging::{self, LogFormat};
 
 // The allocator of the `punct` binary (see its main.rs).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
+    let format = std::env::var("PUNCT_LOG_FORMAT").map_or(Ok(LogFormat::Human), |f| f.parse());
+    let format = match format {
+        Ok(format) => format,
+        Err(e) => {
+            eprintln!("punct-server: PUNCT_LOG_FORMAT: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    logging::init(format);
+    match config().and_then(punct_server::serve) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("cannot serve: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn config() -> anyhow::Result<punct_server::Config> {
     let mut args = std::env::args().skip(1);
     let mut config = punct_server::Config::default();
     if let Some(addr) = args.next() {
@@ -19,5 +42,5 @@ fn main() -> anyhow::Result<()> {
     if let Some(ms) = args.next() {
         config.engine_movetime = Duration::from_millis(ms.parse()?);
     }
-    punct_server::serve(config)
+    Ok(config)
 }

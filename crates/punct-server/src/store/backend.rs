@@ -71,8 +71,9 @@ pub trait Backend: Send {
     fn pending_rows(&mut self) -> anyhow::Result<Vec<(i64, String)>>;
     /// The stored form of game `id`, without its pending moves.
     fn game_data(&mut self, id: &str) -> anyhow::Result<Option<String>>;
-    /// The stored forms of the games still being played, without their pending moves.
-    fn live_data(&mut self) -> anyhow::Result<Vec<String>>;
+    /// The ids and stored forms of the games still being played, without their pending
+    /// moves.
+    fn live_data(&mut self) -> anyhow::Result<Vec<(String, String)>>;
     /// The stored forms of the `limit` most recently finished games, the latest first.
     fn finished_data(&mut self, limit: usize) -> anyhow::Result<Vec<String>>;
     /// Whether the connection was lost, so that it must be made again.

@@ -33,13 +33,15 @@ mod writer;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 use tokio::sync::oneshot;
 
 use self::backend::{Backend, Change, GameRow};
 use self::writer::{PendingLog, Write, write_loop};
+use crate::outage::Outage;
 use crate::room::{PendingMove, Stored};
 
 pub use self::writer::CHECKPOINT_EVERY;
@@ -57,6 +59,9 @@ pub struct Store {
     reads: mpsc::Sender<Read>,
     /// The last heartbeat of the previous run, read before this run wrote its own.
     last_alive_ms: Option<i64>,
+    /// When the writer last committed (ms since the epoch): at least once a second while
+    /// it works, since it commits a heartbeat when nothing else is written.
+    last_commit_ms: Arc<AtomicI64>,
     /// An SQLite file is held locked while the store is open, so that a second server on
     /// the same file refuses to start rather than clash with this one.
     _lock: Option<Arc<File>>,
@@ -164,15 +169,6 @@ fn with_moves(mut stored: Stored, moves: &[PendingMove]) -> Result<Stored, Strin
     Ok(stored)
 }
 
-/// The id a game's row names, if even that can be read.
-fn row_id(data: &str) -> String {
-    #[derive(serde::Deserialize)]
-    struct Id {
-        id: String,
-    }
-    serde_json::from_str::<Id>(data).map_or_else(|_| "(unreadable row)".to_owned(), |r| r.id)
-}
-
 /// Starts a thread named `name` that connects to `at` and runs `body` with the connection;
 /// returns once the connection is made (or with the error that prevented it), handing back
 /// what `setup` found.
@@ -221,6 +217,8 @@ impl Store {
         };
         let (tx, rx) = mpsc::channel();
         let checkpointed = Arc::new(AtomicBool::new(false));
+        // The writer's setup below commits, or the store is not opened.
+        let last_commit_ms = Arc::new(AtomicI64::new(crate::clock::now_ms()));
         // The writer creates the tables, folds the moves left pending by the last run and reads
         // the last heartbeat before writing anything of its own.
         let (alive_tx, alive_rx) = mpsc::channel();
@@ -235,9 +233,11 @@ impl Store {
             {
                 let at = at.clone();
                 let checkpointed = checkpointed.clone();
+                let last_commit_ms = last_commit_ms.clone();
                 move |db, alive| {
                     let _ = alive_tx.send(alive);
-                    write_loop(db, rx, &at, &checkpointed, PendingLog::of(Vec::new()));
+                    let log = PendingLog::of(Vec::new());
+                    write_loop(db, rx, &at, &checkpointed, log, &last_commit_ms);
                 }
             },
         )?;
@@ -246,12 +246,16 @@ impl Store {
         spawn_with_db("punct-db-reader", &at, |_| Ok(()), {
             let at = at.clone();
             move |mut db, ()| {
+                let mut outage = Outage::new("reconnecting the database reader");
                 while let Ok(read) = read_rx.recv() {
                     read(db.as_mut());
                     if db.is_lost() {
                         match at.connect() {
-                            Ok(fresh) => db = fresh,
-                            Err(e) => tracing::error!("{e}"),
+                            Ok(fresh) => {
+                                db = fresh;
+                                outage.worked(None);
+                            }
+                            Err(e) => outage.failed(None, &e),
                         }
                     }
                 }
@@ -277,6 +281,7 @@ impl Store {
             writes: tx,
             reads,
             last_alive_ms,
+            last_commit_ms,
             _lock: lock,
         })
     }
@@ -367,12 +372,13 @@ impl Store {
             Ok(db
                 .live_data()?
                 .iter()
-                .map(|data| {
-                    let stored: Stored =
-                        serde_json::from_str(data).map_err(|e| (row_id(data), e.to_string()))?;
-                    let pending = moves.remove(stored.id()).unwrap_or_default();
-                    let id = stored.id().to_owned();
-                    with_moves(stored, &pending).map_err(|e| (id, e))
+                .map(|(id, data)| {
+                    // The row's id, not the one its data names: the data may be what is
+                    // damaged, and the row is what is set aside.
+                    let stored: Stored = serde_json::from_str(data)
+                        .map_err(|e| (id.clone(), format!("unreadable data: {e}")))?;
+                    let pending = moves.remove(id).unwrap_or_default();
+                    with_moves(stored, &pending).map_err(|e| (id.clone(), e))
                 })
                 .collect())
         })
@@ -393,6 +399,14 @@ impl Store {
     /// Whether the database answers: a trivial read through the reader's connection.
     pub async fn health(&self) -> anyhow::Result<()> {
         self.read(|db| db.ping()).await
+    }
+
+    /// How long ago the writer last committed. It commits at least once a second while it
+    /// works (a heartbeat when nothing else is written), so a long time means that writes
+    /// fail or are stuck.
+    pub fn since_commit(&self) -> Duration {
+        let ms = crate::clock::now_ms() - self.last_commit_ms.load(Ordering::Relaxed);
+        Duration::from_millis(ms.max(0) as u64)
     }
 }
 

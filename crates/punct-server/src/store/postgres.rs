@@ -199,12 +199,12 @@ impl Backend for Postgres {
             .map(|r| r.get(0)))
     }
 
-    fn live_data(&mut self) -> anyhow::Result<Vec<String>> {
+    fn live_data(&mut self) -> anyhow::Result<Vec<(String, String)>> {
         Ok(self
             .0
-            .query("SELECT data FROM games WHERE live", &[])?
+            .query("SELECT id, data FROM games WHERE live", &[])?
             .iter()
-            .map(|r| r.get(0))
+            .map(|r| (r.get(0), r.get(1)))
             .collect())
     }
 

@@ -192,11 +192,11 @@ impl Backend for Sqlite {
             .optional()?)
     }
 
-    fn live_data(&mut self) -> anyhow::Result<Vec<String>> {
+    fn live_data(&mut self) -> anyhow::Result<Vec<(String, String)>> {
         Ok(self
             .0
-            .prepare_cached("SELECT data FROM games WHERE live = 1")?
-            .query_map([], |r| r.get(0))?
+            .prepare_cached("SELECT id, data FROM games WHERE live = 1")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?)
     }
 

@@ -9,7 +9,7 @@
 //! game still needs.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use tokio::sync::oneshot;
 
 use super::backend::{Backend, Change, Commit};
 use super::{Location, folded};
+use crate::outage::Outage;
 use crate::room::PendingMove;
 
 /// How often SQLite's write-ahead log is copied into the database file, and so how long the
@@ -198,11 +199,11 @@ fn folds(
         match found {
             Ok((Some(data), moves)) => match folded(&data, &moves) {
                 Ok(fold) => folds.push((game.clone(), fold.0, fold.1)),
-                Err(why) => aside.push(set_aside(game, &why)),
+                Err(why) => aside.push(set_aside_unfit(game, &why)),
             },
             Ok((None, _)) => {}
             Err(e) => {
-                tracing::warn!("cannot read pending moves to fold: {e}");
+                tracing::warn!(game = %game, "cannot read pending moves to fold: {e}");
                 log.put_back(due);
                 return (Vec::new(), Vec::new(), Vec::new());
             }
@@ -211,9 +212,15 @@ fn folds(
     (due, folds, aside)
 }
 
-/// The change that sets game `id` aside for `why`, logged.
+/// The change that sets game `id`, whose pending moves do not fit it, aside for `why`,
+/// logged.
+fn set_aside_unfit(id: &str, why: &str) -> Change {
+    tracing::error!(game = %id, "the game's pending moves do not fit it; it is set aside: {why}");
+    set_aside(id, why)
+}
+
+/// The change that sets game `id` aside for `why`.
 pub(super) fn set_aside(id: &str, why: &str) -> Change {
-    tracing::error!(game = %id, "game's pending moves do not fit it; set aside: {why}");
     Change::SetAside {
         id: id.to_owned(),
         why: why.to_owned(),
@@ -229,7 +236,9 @@ pub(super) fn write_loop(
     at: &Location,
     checkpointed: &AtomicBool,
     mut log: PendingLog,
+    last_commit: &AtomicI64,
 ) {
+    let mut outage = Outage::new("storing to the database");
     // A moving average of the number of writes per commit.
     let mut batch_size = 1.0_f32;
     let mut heartbeat = Heartbeat::default();
@@ -271,7 +280,7 @@ pub(super) fn write_loop(
         if db.is_lost() {
             match at.connect() {
                 Ok(fresh) => db = fresh,
-                Err(e) => tracing::error!("{e}"),
+                Err(e) => outage.failed(None, &e),
             }
         }
         if unsure {
@@ -284,6 +293,7 @@ pub(super) fn write_loop(
                 }
                 Err(e) => {
                     let why = format!("database error: {e}");
+                    outage.failed(None, &why);
                     for w in batch {
                         let _ = w.done.send(Err(why.clone()));
                     }
@@ -310,6 +320,8 @@ pub(super) fn write_loop(
             .map_err(|e| format!("database error: {e}"));
         match &result {
             Ok(()) => {
+                outage.worked(None);
+                last_commit.store(crate::clock::now_ms(), Ordering::Relaxed);
                 if let Some(below) = trim_below {
                     log.kept_from = below;
                 }
@@ -318,7 +330,7 @@ pub(super) fn write_loop(
                 }
             }
             Err(e) => {
-                tracing::error!("commit failed: {e}");
+                outage.failed(None, e);
                 log.put_back(due);
                 unsure = true;
             }
@@ -354,7 +366,7 @@ pub(super) fn fold_all(db: &mut dyn Backend) -> anyhow::Result<()> {
         };
         match folded(&data, &moves) {
             Ok((data, updated_ms)) => folds.push((game, data, updated_ms)),
-            Err(why) => aside.push(set_aside(&game, &why)),
+            Err(why) => aside.push(set_aside_unfit(&game, &why)),
         }
     }
     // The games set aside take their pending moves with them before the rest are deleted.

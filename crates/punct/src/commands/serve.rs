@@ -8,16 +8,24 @@ pub fn defaults() -> ServeArgs {
         addr: std::net::SocketAddr::from(([127, 0, 0, 1], 8080)),
         db: "punct.db".into(),
         workers: None,
+        log_format: punct_server::logging::LogFormat::Human,
     }
 }
 
-/// Serves until the process is stopped.
+/// Serves until the process is stopped. A failure is logged like everything else the
+/// server says (as a JSON line with `--log-format json`), and the process exits with 1.
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    punct_server::logging::init(args.log_format);
     let defaults = punct_server::Config::default();
-    punct_server::serve(punct_server::Config {
+    let served = punct_server::serve(punct_server::Config {
         addr: args.addr,
         db: args.db,
         workers: args.workers.map_or(defaults.workers, usize::from),
         ..defaults
-    })
+    });
+    if let Err(e) = served {
+        tracing::error!("cannot serve: {e:#}");
+        std::process::exit(1);
+    }
+    Ok(())
 }
