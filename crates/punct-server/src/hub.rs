@@ -251,6 +251,7 @@ impl Hub {
 
     /// Counts an error answered to a caller, and logs it if it is a failure of the server
     /// rather than a refusal of the request: one line, naming the game if there is one.
+    /// Changes call it on their own task, so that it runs even if the caller has hung up.
     fn seen<T>(&self, game: Option<&str>, result: Result<T, Error>) -> Result<T, Error> {
         if let Err(e) = &result {
             self.failed(game, e);
@@ -446,10 +447,11 @@ impl Hub {
     /// Creates a game, returning the creator's seat.
     pub async fn create(&self, req: NewGame) -> Result<SeatGrant, Error> {
         let hub = self.clone();
-        self.seen(
-            None,
-            detached(async move { hub.create_now(req).await }).await,
-        )
+        detached(async move {
+            let created = hub.create_now(req).await;
+            hub.seen(None, created)
+        })
+        .await
     }
 
     async fn create_now(&self, req: NewGame) -> Result<SeatGrant, Error> {
@@ -482,9 +484,11 @@ impl Hub {
     ) -> Result<SeatGrant, Error> {
         let (hub, game, name) = (self.clone(), id.to_owned(), name.to_owned());
         let invite = invite.map(str::to_owned);
-        let joined =
-            detached(async move { hub.join_now(&game, &name, invite.as_deref()).await }).await;
-        self.seen(Some(id), joined)
+        detached(async move {
+            let joined = hub.join_now(&game, &name, invite.as_deref()).await;
+            hub.seen(Some(&game), joined)
+        })
+        .await
     }
 
     async fn join_now(
@@ -539,12 +543,13 @@ impl Hub {
     ) -> Result<(u64, Option<String>), Error> {
         let (hub, game) = (self.clone(), id.to_owned());
         let token = token.map(str::to_owned);
-        let done = detached(async move {
-            hub.act_now(&game, token.as_deref(), request, want_state)
-                .await
+        detached(async move {
+            let done = hub
+                .act_now(&game, token.as_deref(), request, want_state)
+                .await;
+            hub.seen(Some(&game), done)
         })
-        .await;
-        self.seen(Some(id), done)
+        .await
     }
 
     async fn act_now(

@@ -76,7 +76,7 @@ pub struct Scraped {
     /// Searches waiting for an engine thread.
     pub engine_queue: usize,
     /// Time since the database writer last committed (it commits a heartbeat every second
-    /// when nothing else is written), if it ever did.
+    /// when nothing else is written).
     pub since_commit: Duration,
 }
 

@@ -335,10 +335,10 @@ fn damaged_db(name: &str, id: &str) -> std::path::PathBuf {
 fn a_damaged_game_is_one_log_line_naming_it_in_either_format() {
     let id = "00000000deadbeef";
     // JSON lines: every line is an object with the usual fields, and the game is a field.
-    let db = damaged_db("ops-log-json", id);
+    let json_db = damaged_db("ops-log-json", id);
     let addr = free_addr().to_string();
     let mut server = Server::start(
-        &[&addr, db.to_str().unwrap()],
+        &[&addr, json_db.to_str().unwrap()],
         &[("PUNCT_LOG_FORMAT", "json")],
     );
     assert!(server.until("serving on"), "{:?}", server.seen);
@@ -360,7 +360,7 @@ fn a_damaged_game_is_one_log_line_naming_it_in_either_format() {
     let serving = lines.last().unwrap();
     assert_eq!(serving["level"], "INFO");
     assert_eq!(serving["live_games"], 0);
-    assert_eq!(serving["database"], db.to_str().unwrap());
+    assert_eq!(serving["database"], json_db.to_str().unwrap());
     drop(server);
     // Readable lines, the game as `game=…`.
     let db = damaged_db("ops-log-human", id);
@@ -375,7 +375,7 @@ fn a_damaged_game_is_one_log_line_naming_it_in_either_format() {
     assert_eq!(naming.len(), 1, "{:?}", server.seen);
     assert!(naming[0].contains("ERROR"), "{}", naming[0]);
     drop(server);
-    for db in [db] {
+    for db in [json_db, db] {
         std::fs::remove_dir_all(db.parent().unwrap()).ok();
     }
 }

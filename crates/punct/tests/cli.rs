@@ -182,3 +182,41 @@ fn serve_leaves_a_core_to_the_rest_unless_told_how_many_workers() {
     assert!(!zero.status.success());
     assert!(String::from_utf8_lossy(&zero.stderr).contains("invalid value '0' for '--workers"));
 }
+
+#[test]
+fn serve_logs_json_lines_when_asked_and_refuses_other_formats() {
+    let dir = std::env::temp_dir().join(format!("punct-cli-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("log.db");
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
+        .args(["serve", "--addr", &addr, "--db", db.to_str().unwrap()])
+        .args(["--log-format", "json"])
+        .env_remove("RUST_LOG")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(line.starts_with("{\"timestamp\":"), "{line}");
+    assert!(line.contains("\"level\":\"INFO\""), "{line}");
+    assert!(
+        line.contains(&format!("\"message\":\"serving on http://{addr}\"")),
+        "{line}"
+    );
+    let xml = punct(&["serve", "--log-format", "xml"], "");
+    assert!(!xml.status.success());
+    let said = String::from_utf8_lossy(&xml.stderr);
+    assert!(said.contains("unknown log format `xml`"), "{said}");
+}
