@@ -463,12 +463,16 @@ mod tests {
 
     #[tokio::test]
     async fn a_game_is_searched_before_the_analyses_waiting_and_an_unwanted_search_is_dropped() {
-        let pool = EnginePool::new(1, 8, 8, Duration::from_millis(150));
+        let pool = EnginePool::new(1, 8, 8, Duration::from_millis(500));
         let first = tokio::spawn({
             let pool = pool.clone();
             async move { pool.analyse(start(), client(1)).await }
         });
-        until(&pool, |l| l.analysis.is_empty()).await;
+        // Running: counted for its client, out of the lane.
+        until(&pool, |l| {
+            l.clients.contains_key(&client(1)) && l.analysis.is_empty()
+        })
+        .await;
         let (done, mut order) = tokio::sync::mpsc::unbounded_channel();
         let queued = tokio::spawn({
             let (pool, done) = (pool.clone(), done.clone());
@@ -478,8 +482,6 @@ mod tests {
             }
         });
         until(&pool, |l| l.analysis.len() == 1).await;
-        let dropped = pool.search(start(), 6, None, || false).await.unwrap();
-        assert!(dropped.is_none(), "a search no longer wanted is not made");
         let found = pool.search(start(), 6, None, || true).await.unwrap();
         done.send("game").unwrap();
         assert!(found.unwrap().best_move.is_some());
@@ -487,6 +489,8 @@ mod tests {
         assert!(first.await.unwrap().is_ok());
         assert_eq!(order.recv().await, Some("game"));
         assert_eq!(order.recv().await, Some("analysis"));
+        let dropped = pool.search(start(), 6, None, || false).await.unwrap();
+        assert!(dropped.is_none(), "a search no longer wanted is not made");
     }
 
     #[tokio::test]
