@@ -16,9 +16,14 @@ pub mod clock;
 pub mod engine_pool;
 pub mod error;
 pub mod hub;
+mod json_only;
+mod listener;
 pub mod new_game;
+pub mod rate_limit;
 pub mod replay;
+mod request_body;
 pub mod room;
+mod security_headers;
 pub mod store;
 mod ws;
 
@@ -26,10 +31,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 
 pub use api_error::ApiError;
+pub use rate_limit::{Rate, RateLimits};
 
 /// How the server is started.
 #[derive(Clone, Debug)]
@@ -46,6 +51,33 @@ pub struct Config {
     pub engine_queue: usize,
     /// The longest the computer thinks per move.
     pub engine_movetime: Duration,
+    /// Connections open at once (WebSockets included); past it a new one is answered 503
+    /// and closed. Lowered at start, with a warning, to what the limit on open files
+    /// allows (whose soft limit is raised to the hard one).
+    pub max_connections: usize,
+    /// How long a client has to send a request's head (request line and headers), from
+    /// connecting or from the head's first byte; a slower one is cut off.
+    pub header_read_timeout: Duration,
+    /// How long a keep-alive connection may wait, idle, for its next request.
+    pub idle_timeout: Duration,
+    /// The largest request head in bytes; a larger one is answered 431.
+    pub max_header_bytes: usize,
+    /// The largest request body in bytes; a larger one is answered 413.
+    pub max_body_bytes: usize,
+    /// How long a request's body may take to arrive once its head has; a slower one is
+    /// answered 408.
+    pub body_read_timeout: Duration,
+    /// The largest WebSocket message (and frame) a client may send, in bytes; a socket
+    /// that sends a larger one is closed (1009).
+    pub ws_max_message_bytes: usize,
+    /// How long a WebSocket may send nothing, not even a pong, before it is closed; the
+    /// server pings it at a third of that.
+    pub ws_silence_timeout: Duration,
+    /// How long a WebSocket whose request named no token is waited for, for a `hello`
+    /// naming one, before it is served as a watcher.
+    pub ws_hello_timeout: Duration,
+    /// Rate limits per client address; `None` for none.
+    pub rate_limits: Option<RateLimits>,
 }
 
 impl Default for Config {
@@ -63,6 +95,22 @@ impl Default for Config {
             engine_threads: all_but_one,
             engine_queue: 64,
             engine_movetime: Duration::from_secs(2),
+            max_connections: 10_000,
+            // A client sends its head in one go: seconds are plenty, and a slow one holds
+            // a connection (and a place under the cap) for no more than that.
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_header_bytes: 16 * 1024,
+            // Bodies are small JSON; the longest, a game record to import, is a few KiB.
+            max_body_bytes: 64 * 1024,
+            body_read_timeout: Duration::from_secs(10),
+            // Client messages are short JSON (a move, a token).
+            ws_max_message_bytes: 4 * 1024,
+            // The app pings every 25 s and browsers answer pings by themselves.
+            ws_silence_timeout: Duration::from_secs(60),
+            // A hello comes one round trip after the socket opens.
+            ws_hello_timeout: Duration::from_secs(2),
+            rate_limits: Some(RateLimits::default()),
         }
     }
 }
@@ -77,15 +125,8 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
         config.engine_movetime,
     );
     let hub = hub::Hub::start(store, engine).await?;
-    // Moves are small messages sent one at a time: without TCP_NODELAY, Nagle's algorithm
-    // holds a move back until the previous message on that socket is acknowledged, which a
-    // watcher's delayed acknowledgement can put off for tens of milliseconds.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!("cannot set TCP_NODELAY: {e}");
-        }
-    });
-    axum::serve(listener, api::router(hub)).await?;
+    let router = api::router(hub, &config);
+    listener::serve(listener, router, listener::ConnectionLimits::of(&config)).await;
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! The server alone, for tests and load measurements that need a process to kill:
-//! `punct-server [ADDR] [DB] [ENGINE_MOVETIME_MS]`. People use `punct serve`.
+//! `punct-server [ADDR] [DB] [ENGINE_MOVETIME_MS]`, with no rate limits. People use
+//! `punct serve`.
 
 use std::time::Duration;
 
@@ -10,6 +11,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let mut config = punct_server::Config::default();
+    // Load measurements make hundreds of games from one address.
+    config.rate_limits = None;
     if let Some(addr) = args.next() {
         config.addr = addr.parse()?;
     }
