@@ -15,10 +15,11 @@ use crate::api_error::ApiError;
 
 /// The middleware: refuses API writes that are not JSON.
 pub(crate) async fn require_json(request: Request, next: Next) -> Response {
-    if request.method() == Method::POST && request.uri().path().starts_with("/api/") {
-        if let Err(refusal) = check(request.headers()) {
-            return refusal.into_response();
-        }
+    if request.method() == Method::POST
+        && request.uri().path().starts_with("/api/")
+        && let Err(refusal) = check(request.headers())
+    {
+        return refusal.into_response();
     }
     next.run(request).await
 }

@@ -89,12 +89,12 @@ impl Limiter {
     /// Takes one request from `ip`'s bucket, or says how long until it may be made.
     fn check(&self, ip: IpAddr) -> Result<(), Duration> {
         let inner = &self.0;
-        if let Ok(mut forgotten) = inner.forgotten.try_lock() {
-            if forgotten.elapsed() >= FORGET_EVERY {
-                *forgotten = Instant::now();
-                inner.buckets.retain_recent();
-                inner.buckets.shrink_to_fit();
-            }
+        if let Ok(mut forgotten) = inner.forgotten.try_lock()
+            && forgotten.elapsed() >= FORGET_EVERY
+        {
+            *forgotten = Instant::now();
+            inner.buckets.retain_recent();
+            inner.buckets.shrink_to_fit();
         }
         inner
             .buckets

@@ -251,12 +251,11 @@ async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>,
     if socket.send(Message::Text(state.into())).await.is_err() {
         return;
     }
-    if let Some(message) = first {
-        if let Some(answer) = session.answer(message).await {
-            if socket.send(Message::Text(answer)).await.is_err() {
-                return;
-            }
-        }
+    if let Some(message) = first
+        && let Some(answer) = session.answer(message).await
+        && socket.send(Message::Text(answer)).await.is_err()
+    {
+        return;
     }
     let every = (limits.silence_timeout / 3).max(Duration::from_millis(1));
     let mut pings = tokio::time::interval_at(Instant::now() + every, every);

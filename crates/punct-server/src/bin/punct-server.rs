@@ -10,9 +10,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
-    let mut config = punct_server::Config::default();
-    // Load measurements make hundreds of games from one address.
-    config.rate_limits = None;
+    let mut config = punct_server::Config {
+        // Load measurements make hundreds of games from one address.
+        rate_limits: None,
+        ..punct_server::Config::default()
+    };
     if let Some(addr) = args.next() {
         config.addr = addr.parse()?;
     }

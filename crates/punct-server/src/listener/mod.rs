@@ -193,5 +193,25 @@ fn raise_descriptor_limit() -> u64 {
             }
         }
     }
-    limit.rlim_cur as u64
+    limit.rlim_cur
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_soft_descriptor_limit_is_raised_to_the_hard_one_and_the_cap_fits_under_it() {
+        let limit = raise_descriptor_limit();
+        let mut now = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit only writes the struct passed.
+        assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut now) }, 0);
+        assert_eq!((now.rlim_cur, now.rlim_max), (limit, limit));
+        let fits = usize::try_from(limit).unwrap_or(usize::MAX) - DESCRIPTORS_KEPT;
+        assert_eq!(within_descriptor_limit(usize::MAX), fits);
+        assert_eq!(within_descriptor_limit(10), 10);
+    }
 }

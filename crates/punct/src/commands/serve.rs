@@ -8,6 +8,8 @@ pub fn defaults() -> ServeArgs {
         addr: std::net::SocketAddr::from(([127, 0, 0, 1], 8080)),
         db: "punct.db".into(),
         workers: None,
+        max_connections: None,
+        no_rate_limits: false,
     }
 }
 
@@ -18,6 +20,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         addr: args.addr,
         db: args.db,
         workers: args.workers.map_or(defaults.workers, usize::from),
+        max_connections: args
+            .max_connections
+            .map_or(defaults.max_connections, |n| n as usize),
+        rate_limits: if args.no_rate_limits {
+            None
+        } else {
+            defaults.rate_limits
+        },
         ..defaults
     })
 }
