@@ -3,39 +3,65 @@
 use std::net::SocketAddr;
 
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::middleware::map_response;
+use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use punct_core::{Game, Position};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::api_error::ApiError;
-use crate::assets;
 use crate::hub::Hub;
 use crate::new_game::{NewGame, parse_start};
 use crate::ops;
+use crate::rate_limit::{self, Limiter, Rate};
 use crate::replay::replay_json;
+use crate::request_body::{self, BodyLimits};
 use crate::room::{Action, Request};
-use crate::ws;
+use crate::ws::{self, WsLimits};
+use crate::{Config, assets, json_only, security_headers};
 
 type ApiResult = Result<Json<Value>, ApiError>;
 
-/// All routes: the browser app, the JSON API and the WebSocket.
-pub fn router(hub: Hub) -> Router {
+/// `route` behind the rate limit of `rate` (named `what` in refusals), if there is one.
+fn limited(route: MethodRouter<Hub>, what: &'static str, rate: Option<Rate>) -> MethodRouter<Hub> {
+    match rate {
+        Some(rate) => route.route_layer(from_fn_with_state(
+            Limiter::new(what, rate),
+            rate_limit::limit,
+        )),
+        None => route,
+    }
+}
+
+/// All routes: the browser app, the JSON API and the WebSocket, with the limits of
+/// `config` and the security headers.
+pub fn router(hub: Hub, config: &Config) -> Router {
+    let rates = config.rate_limits;
+    let ws_limits = WsLimits {
+        max_message: config.ws_max_message_bytes,
+        hello_timeout: config.ws_hello_timeout,
+        silence_timeout: config.ws_silence_timeout,
+    };
     let routes = Router::new()
         .route("/", get(assets::index))
         .route("/g/{id}", get(assets::index))
         .route("/app.js", get(assets::app_js))
         .route("/style.css", get(assets::style_css))
         .route("/api/rules", get(assets::rules))
-        .route("/api/games", post(create).get(list))
+        .route(
+            "/api/games",
+            limited(post(create), "new games", rates.map(|r| r.create)).get(list),
+        )
         .route("/api/games/{id}", get(state))
-        .route("/api/games/{id}/join", post(join))
+        .route(
+            "/api/games/{id}/join",
+            limited(post(join), "joins", rates.map(|r| r.join)),
+        )
         .route("/api/games/{id}/action", post(action))
         .route("/api/games/{id}/move", post(play))
         .route("/api/games/{id}/resign", plain(Action::Resign))
@@ -48,19 +74,34 @@ pub fn router(hub: Hub) -> Router {
         )
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
-        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route(
+            "/api/games/{id}/ws",
+            get(ws::upgrade).layer(Extension(ws_limits)),
+        )
         .route("/api/legal", get(legal))
         .route("/api/import", post(import))
-        .route("/api/analyse", post(analyse))
+        .route(
+            "/api/analyse",
+            limited(post(analyse), "analyses", rates.map(|r| r.analyse)),
+        )
         .merge(ops::routes())
         .fallback(not_found)
+        // Bodies are read whole, and bounded, before the handlers (request_body.rs).
+        .layer(DefaultBodyLimit::disable())
         .with_state(hub);
     // Wrapped whole rather than layered on each route, so that a refusal for a method the
     // path does not take already names the methods it does take (`Allow`) when it is
     // rewritten.
-    Router::new()
+    let body_limits = BodyLimits {
+        max_bytes: config.max_body_bytes,
+        timeout: config.body_read_timeout,
+    };
+    let router = Router::new()
         .fallback_service(routes)
-        .layer(map_response(json_errors))
+        .layer(from_fn_with_state(body_limits, request_body::read_whole))
+        .layer(from_fn(json_only::require_json))
+        .layer(map_response(json_errors));
+    security_headers::add(router)
 }
 
 /// Gives every refusal the JSON body API.md promises, `{"error", "status"}`, including

@@ -16,13 +16,18 @@ pub mod clock;
 pub mod engine_pool;
 pub mod error;
 pub mod hub;
+mod json_only;
+mod listener;
 pub mod logging;
 pub mod metrics;
 pub mod new_game;
 pub mod ops;
 mod outage;
+pub mod rate_limit;
 pub mod replay;
+mod request_body;
 pub mod room;
+mod security_headers;
 pub mod store;
 mod ws;
 
@@ -30,10 +35,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use axum::serve::ListenerExt as _;
 use tokio::net::TcpListener;
 
 pub use api_error::ApiError;
+pub use rate_limit::{Rate, RateLimits};
 
 /// How the server is started.
 #[derive(Clone, Debug)]
@@ -61,6 +66,33 @@ pub struct Config {
     /// The longest the database writer may go without a commit before `/healthz` says the
     /// server is unwell (it commits at least once a second while it works).
     pub health_commit_age: Duration,
+    /// Connections open at once (WebSockets included); past it a new one is answered 503
+    /// and closed. Lowered at start, with a warning, to what the limit on open files
+    /// allows (whose soft limit is raised to the hard one).
+    pub max_connections: usize,
+    /// How long a client has to send a request's head (request line and headers), from
+    /// connecting or from the head's first byte; a slower one is cut off.
+    pub header_read_timeout: Duration,
+    /// How long a keep-alive connection may wait, idle, for its next request.
+    pub idle_timeout: Duration,
+    /// The largest request head in bytes; a larger one is answered 431.
+    pub max_header_bytes: usize,
+    /// The largest request body in bytes; a larger one is answered 413.
+    pub max_body_bytes: usize,
+    /// How long a request's body may take to arrive once its head has; a slower one is
+    /// answered 408.
+    pub body_read_timeout: Duration,
+    /// The largest WebSocket message (and frame) a client may send, in bytes; a socket
+    /// that sends a larger one is closed (1009).
+    pub ws_max_message_bytes: usize,
+    /// How long a WebSocket may send nothing, not even a pong, before it is closed; the
+    /// server pings it at a third of that.
+    pub ws_silence_timeout: Duration,
+    /// How long a WebSocket whose request named no token is waited for, for a `hello`
+    /// naming one, before it is served as a watcher.
+    pub ws_hello_timeout: Duration,
+    /// Rate limits per client address; `None` for none.
+    pub rate_limits: Option<RateLimits>,
 }
 
 impl Default for Config {
@@ -82,6 +114,22 @@ impl Default for Config {
             lifetimes: room::Lifetimes::default(),
             health_timeout: Duration::from_secs(2),
             health_commit_age: Duration::from_secs(5),
+            max_connections: 10_000,
+            // A client sends its head in one go: seconds are plenty, and a slow one holds
+            // a connection (and a place under the cap) for no more than that.
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_header_bytes: 16 * 1024,
+            // Bodies are small JSON; the longest, a game record to import, is a few KiB.
+            max_body_bytes: 64 * 1024,
+            body_read_timeout: Duration::from_secs(10),
+            // Client messages are short JSON (a move, a token).
+            ws_max_message_bytes: 4 * 1024,
+            // The app pings every 25 s and browsers answer pings by themselves.
+            ws_silence_timeout: Duration::from_secs(60),
+            // A hello comes one round trip after the socket opens.
+            ws_hello_timeout: Duration::from_secs(2),
+            rate_limits: Some(RateLimits::default()),
         }
     }
 }
@@ -107,22 +155,12 @@ async fn start(config: &Config) -> anyhow::Result<hub::Hub> {
 
 /// Serves the games of `hub` on an already bound listener until the process ends.
 async fn serve_hub(listener: TcpListener, hub: hub::Hub, config: &Config) -> anyhow::Result<()> {
-    // Moves are small messages sent one at a time: without TCP_NODELAY, Nagle's algorithm
-    // holds a move back until the previous message on that socket is acknowledged, which a
-    // watcher's delayed acknowledgement can put off for tens of milliseconds.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!("cannot set TCP_NODELAY: {e}");
-        }
-    });
     let health = ops::Health {
         timeout: config.health_timeout,
         commit_age: config.health_commit_age,
     };
-    let app = api::router(hub)
-        .layer(axum::Extension(health))
-        .into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app).await?;
+    let router = api::router(hub, config).layer(axum::Extension(health));
+    listener::serve(listener, router, listener::ConnectionLimits::of(config)).await;
     Ok(())
 }
 

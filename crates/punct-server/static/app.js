@@ -310,10 +310,14 @@ async function openGame(id) {
 function connect() {
   if (!app.id || app.ws) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const tok = app.token ? `?token=${encodeURIComponent(app.token)}` : "";
-  const ws = new WebSocket(`${proto}://${location.host}/api/games/${app.id}/ws${tok}`);
+  const ws = new WebSocket(`${proto}://${location.host}/api/games/${app.id}/ws`);
   app.ws = ws;
-  ws.onopen = () => { app.wsRetry = 0; app.lastHeard = Date.now(); $("conn").hidden = true; };
+  // The seat's token goes in the first message rather than the URL, which proxies log; the
+  // server's first state, sent once it has this, shows the seat.
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ type: "hello", token: app.token || undefined }));
+    app.wsRetry = 0; app.lastHeard = Date.now(); $("conn").hidden = true;
+  };
   ws.onmessage = (ev) => {
     if (app.ws !== ws) return;
     app.lastHeard = Date.now();

@@ -141,6 +141,7 @@ async fn refused_requests_name_the_problem_and_change_nothing() {
     let garbage = reqwest::Client::new()
         .post(&moves_url)
         .bearer_auth(&white)
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
         .body("{{{ not json")
         .send()
         .await
@@ -459,6 +460,7 @@ async fn malformed_bodies_of_the_other_actions_change_nothing() {
             let resp = client
                 .post(format!("{url}/{action}"))
                 .bearer_auth(&black)
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(body)
                 .send()
                 .await
@@ -537,6 +539,7 @@ async fn every_refusal_is_json_with_a_reason() {
             client
                 .post(format!("{base}/api/games/{id}/move"))
                 .bearer_auth(&token)
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
                 .body(vec![b' '; 3 << 20]),
             413,
             "",

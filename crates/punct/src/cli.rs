@@ -159,4 +159,12 @@ pub struct ServeArgs {
     /// line). Which lines: `RUST_LOG` (default `info`).
     #[arg(long, default_value = "human")]
     pub log_format: punct_server::logging::LogFormat,
+    /// Connections open at once, WebSockets included; past it new ones are refused (503)
+    /// [default: 10000, or what the open file limit allows]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: Option<u32>,
+    /// No rate limits per client address (on new games, joins and analyses): behind a
+    /// reverse proxy every client has the proxy's address.
+    #[arg(long)]
+    pub no_rate_limits: bool,
 }

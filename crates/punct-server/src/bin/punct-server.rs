@@ -1,6 +1,7 @@
 //! The server alone, for tests and load measurements that need a process to kill:
-//! `punct-server [ADDR] [DB] [ENGINE_MOVETIME_MS]`, logging as `PUNCT_LOG_FORMAT` says
-//! (`human`, the default, or `json`) at the levels of `RUST_LOG`. People use `punct serve`.
+//! `punct-server [ADDR] [DB] [ENGINE_MOVETIME_MS]`, with no rate limits, logging as
+//! `PUNCT_LOG_FORMAT` says (`human`, the default, or `json`) at the levels of `RUST_LOG`.
+//! People use `punct serve`.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -32,7 +33,11 @@ fn main() -> ExitCode {
 
 fn config() -> anyhow::Result<punct_server::Config> {
     let mut args = std::env::args().skip(1);
-    let mut config = punct_server::Config::default();
+    let mut config = punct_server::Config {
+        // Load measurements make hundreds of games from one address.
+        rate_limits: None,
+        ..punct_server::Config::default()
+    };
     if let Some(addr) = args.next() {
         config.addr = addr.parse()?;
     }

@@ -9,6 +9,8 @@ pub fn defaults() -> ServeArgs {
         db: "punct.db".into(),
         workers: None,
         log_format: punct_server::logging::LogFormat::Human,
+        max_connections: None,
+        no_rate_limits: false,
     }
 }
 
@@ -21,6 +23,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         addr: args.addr,
         db: args.db,
         workers: args.workers.map_or(defaults.workers, usize::from),
+        max_connections: args
+            .max_connections
+            .map_or(defaults.max_connections, |n| n as usize),
+        rate_limits: if args.no_rate_limits {
+            None
+        } else {
+            defaults.rate_limits
+        },
         ..defaults
     });
     if let Err(e) = served {
