@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use driver::{Options, Stats, postgres_bin, run};
 
-fn options(seconds: u64, games: usize, postgres: bool) -> Options {
+fn options(seconds: u64, games: usize, postgres: bool, odd_spellings: f64) -> Options {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_secs());
@@ -23,6 +23,7 @@ fn options(seconds: u64, games: usize, postgres: bool) -> Options {
         seed,
         disrupt_every: (Duration::from_millis(1500), Duration::from_millis(5000)),
         movetime_ms: 20,
+        odd_spellings,
     }
 }
 
@@ -56,7 +57,7 @@ fn assert_clean_and_chaotic(stats: &Stats, postgres: bool) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chaos_on_sqlite_loses_nothing_and_applies_nothing_twice() {
-    let stats = run(&options(30, 8, false)).await.unwrap();
+    let stats = run(&options(30, 8, false, 0.0)).await.unwrap();
     assert_clean_and_chaotic(&stats, false);
 }
 
@@ -68,6 +69,17 @@ async fn chaos_on_postgres_loses_nothing_and_applies_nothing_twice() {
         );
         return;
     }
-    let stats = run(&options(25, 6, true)).await.unwrap();
+    let stats = run(&options(25, 6, true, 0.0)).await.unwrap();
     assert_clean_and_chaotic(&stats, true);
+}
+
+/// A client may spell a move otherwise than canonically (the server trims its text): sent
+/// again after a hang-up, it must still get the first outcome, also after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "server bug, not fixed yet: a retried move spelt otherwise than canonically is \
+            refused 409 after a restart (Room::act remembers the client's text, \
+            Stored::apply the canonical one from the pending move)"]
+async fn chaos_with_moves_spelt_otherwise_still_applies_each_once() {
+    let stats = run(&options(20, 6, false, 0.3)).await.unwrap();
+    assert_clean_and_chaotic(&stats, false);
 }

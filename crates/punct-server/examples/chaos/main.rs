@@ -8,13 +8,14 @@
 //! ```text
 //! cargo build --release -p punct-server --bin punct-server --example chaos
 //! target/release/examples/chaos [--seconds 600] [--games 60] [--postgres] [--seed N]
-//!                               [--every-ms 3000-12000] [--movetime-ms 20]
+//!                               [--every-ms 3000-12000] [--movetime-ms 20] [--odd-spellings 0.2]
 //! ```
 //!
 //! It runs the `punct-server` binary found beside the examples folder it is in (cargo puts
 //! `target/release/punct-server` next to `target/release/examples/chaos`); build both, as
 //! above. `--postgres` needs a PostgreSQL server installed (Debian's layout, as
-//! tests/postgres.rs uses): a throwaway cluster is created and removed.
+//! tests/postgres.rs uses): a throwaway cluster is created and removed. `--odd-spellings`
+//! sends that share of moves with spaces around their text (the server trims it).
 
 mod driver;
 
@@ -24,7 +25,7 @@ use std::time::Duration;
 use driver::{Options, postgres_bin, run};
 
 const USAGE: &str = "usage: chaos [--seconds N] [--games N] [--postgres] [--seed N] \
-                     [--every-ms LOW-HIGH] [--movetime-ms N]";
+                     [--every-ms LOW-HIGH] [--movetime-ms N] [--odd-spellings SHARE]";
 
 fn options() -> Result<Options, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -47,6 +48,7 @@ fn options() -> Result<Options, String> {
             .map_or(1, |d| d.as_secs()),
         disrupt_every: (Duration::from_secs(3), Duration::from_secs(12)),
         movetime_ms: 20,
+        odd_spellings: 0.0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -71,6 +73,13 @@ fn options() -> Result<Options, String> {
             "--games" => options.games = number(&value)? as usize,
             "--seed" => options.seed = number(&value)?,
             "--movetime-ms" => options.movetime_ms = number(&value)?,
+            "--odd-spellings" => {
+                options.odd_spellings = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|share| (0.0..=1.0).contains(share))
+                    .ok_or_else(|| format!("--odd-spellings wants a share in 0..1\n{USAGE}"))?;
+            }
             "--every-ms" => {
                 let (low, high) = value
                     .split_once('-')

@@ -55,6 +55,8 @@ pub struct Options {
     pub disrupt_every: (Duration, Duration),
     /// The engine's thinking time per move.
     pub movetime_ms: u64,
+    /// The share of moves sent spelt otherwise than canonically (with spaces around).
+    pub odd_spellings: f64,
 }
 
 /// A fresh directory for a run's files.
@@ -96,6 +98,7 @@ pub async fn run(options: &Options) -> Result<Stats, String> {
         until: Instant::now() + Duration::from_secs(options.seconds),
         hang_share: 0.35,
         ws_share: 0.15,
+        odd_spellings: options.odd_spellings,
         stats: Mutex::new(Stats::default()),
         ids: Mutex::new(Vec::new()),
     });

@@ -34,7 +34,7 @@ impl Mode {
 /// An action a seat holder sends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Act {
-    /// A move, as canonical move text.
+    /// A move, as move text (canonical, or with spaces around it).
     Move(String),
     /// Give up.
     Resign,
@@ -288,7 +288,7 @@ impl Model {
         let computer = matches!(self.mode, Mode::Computer { .. });
         match act {
             Act::Move(text) => {
-                let mv = Move::parse(text).map_err(|e| e.to_string())?;
+                let mv = Move::parse(text.trim()).map_err(|e| e.to_string())?;
                 self.game.play(mv).map_err(|e| e.to_string())?;
                 self.draw_offer = None;
                 self.takeback_request = None;

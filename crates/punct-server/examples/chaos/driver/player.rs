@@ -34,6 +34,9 @@ pub struct Ctx {
     pub hang_share: f64,
     /// The share of attempts sent over a WebSocket.
     pub ws_share: f64,
+    /// The share of moves whose text is sent with spaces around it (the server trims it),
+    /// so that a retry must be recognised by the move rather than by its spelling.
+    pub odd_spellings: f64,
     /// The counts.
     pub stats: Mutex<Stats>,
     /// The ids of the games so far, for the watchers.
@@ -285,12 +288,17 @@ async fn play(ctx: &Ctx, rng: &mut StdRng, game: &mut Played) {
             // A player thinking, so that the shortest clocks run out now and then.
             tokio::time::sleep(Duration::from_millis(rng.random_range(0..4000))).await;
         }
-        let Some((by, act)) = choose(&game.model, rng) else {
+        let Some((by, mut act)) = choose(&game.model, rng) else {
             ctx.stats()
                 .problem(format!("{}: no action to choose", game.describe()));
             game.stuck = true;
             return;
         };
+        if let Act::Move(text) = &mut act
+            && rng.random_bool(ctx.odd_spellings)
+        {
+            *text = format!(" {text} ");
+        }
         act_until_answered(ctx, rng, game, by, act).await;
     }
 }
