@@ -499,8 +499,17 @@ impl Hub {
     ) -> Result<SeatGrant, Error> {
         let cell = self.room(id).await?;
         let mut room = self.lock(&cell).await?;
-        let token = random_hex::<16>();
         let now = now_ms();
+        if let Some(colour) = invite.and_then(|i| room.repeated_join(i, now)) {
+            return Ok(SeatGrant {
+                id: id.to_owned(),
+                token: room.seats[colour.index()].token.clone().unwrap_or_default(),
+                colours: vec![colour_name(colour)],
+                invite: None,
+                state: room.snapshot(now, &[colour]),
+            });
+        }
+        let token = random_hex::<16>();
         let change = self
             .apply(&cell, &mut room, |r| {
                 r.join(token.clone(), name, invite, now).map(Change::Joined)

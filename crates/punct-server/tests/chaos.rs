@@ -76,9 +76,6 @@ async fn chaos_on_postgres_loses_nothing_and_applies_nothing_twice() {
 /// A client may spell a move otherwise than canonically (the server trims its text): sent
 /// again after a hang-up, it must still get the first outcome, also after a restart.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "server bug, not fixed yet: a retried move spelt otherwise than canonically is \
-            refused 409 after a restart (Room::act remembers the client's text, \
-            Stored::apply the canonical one from the pending move)"]
 async fn chaos_with_moves_spelt_otherwise_still_applies_each_once() {
     let stats = run(&options(20, 6, false, 0.3)).await.unwrap();
     assert_clean_and_chaotic(&stats, false);

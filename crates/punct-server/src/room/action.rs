@@ -25,6 +25,20 @@ pub enum Action {
     DeclineTakeback,
 }
 
+impl Action {
+    /// Whether `repeat` asks for this action again: the same action, a move in any spelling
+    /// of the same move (this one is remembered as played, in canonical text).
+    pub fn is_repeated_by(&self, repeat: &Action) -> bool {
+        match (self, repeat) {
+            (Action::Move { text }, Action::Move { text: again }) => {
+                let read = |t: &str| punct_core::Move::parse(t.trim()).ok();
+                text == again || read(text).is_some_and(|m| read(again) == Some(m))
+            }
+            _ => self == repeat,
+        }
+    }
+}
+
 /// An action as sent. Read through this rather than as an internally tagged enum, whose
 /// variants without fields would ignore any fields they are sent.
 #[derive(Serialize, Deserialize)]

@@ -56,9 +56,28 @@ pub struct Room {
     start_text: Arc<str>,
     /// The secret a friend must show to take the open seat; `None` once it is taken.
     pub invite: Option<String>,
+    /// The invitation the seat was taken with, and when: a join sent again with it soon
+    /// after (its answer was lost) gets the same seat back rather than a refusal.
+    pub joined: Option<Joined>,
     /// The last changes made at a seat holder's request, newest last, so that a request
     /// sent again gets the outcome of the first (see [`Room::answered`]).
     pub recent: VecDeque<Made>,
+}
+
+/// How long a join may be sent again with its invitation and get its seat back: a repeat
+/// comes soon after the first, and later the invitation (which may have been passed on)
+/// gives nothing.
+pub const JOIN_REPEAT_MS: i64 = 10 * 60 * 1000;
+
+/// The taking of a friend game's open seat, kept for repeats of the join.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Joined {
+    /// The invitation shown.
+    pub invite: String,
+    /// The seat's colour (0 White, 1 Black).
+    pub colour: u8,
+    /// When, ms since the epoch.
+    pub at_ms: i64,
 }
 
 /// How many changes [`Room::recent`] keeps: a request is repeated only when its answer was
@@ -117,6 +136,7 @@ impl Room {
             texts,
             start_text,
             invite: None,
+            joined: None,
             recent: VecDeque::new(),
         };
         if room.seats.iter().any(Seat::is_open) {
@@ -187,7 +207,11 @@ impl Room {
                 Some(_) => "this invitation is not the game's: open the link you were sent",
             }));
         }
-        self.invite = None;
+        self.joined = self.invite.take().map(|invite| Joined {
+            invite,
+            colour: colour.index() as u8,
+            at_ms: now,
+        });
         let seat = &mut self.seats[colour.index()];
         seat.token = Some(token);
         if let Some(name) = crate::new_game::clean_name(name) {
@@ -196,6 +220,14 @@ impl Room {
         self.start_clock_if_ready(now);
         self.touch(now);
         Ok(colour)
+    }
+
+    /// The seat taken with `invite` if a join showing it was carried out less than
+    /// [`JOIN_REPEAT_MS`] before `now`: a repeat of that join, whose answer was lost.
+    pub fn repeated_join(&self, invite: &str, now: i64) -> Option<Colour> {
+        let joined = self.joined.as_ref()?;
+        (joined.invite == invite && now - joined.at_ms <= JOIN_REPEAT_MS)
+            .then(|| Colour::ALL[usize::from(joined.colour) & 1])
     }
 
     fn touch(&mut self, now: i64) {
@@ -357,12 +389,20 @@ impl Room {
             }
         };
         self.touch(now);
+        // A move is remembered as played (its canonical text), as its pending row keeps it,
+        // so that a repeat is recognised the same way before and after a restart.
+        let action = match (change, self.game.moves().last()) {
+            (Change::Move, Some(played)) => Action::Move {
+                text: played.to_string(),
+            },
+            _ => action.clone(),
+        };
         remember(
             &mut self.recent,
             Made {
                 seq: self.seq,
                 by: me.index() as u8,
-                action: action.clone(),
+                action,
             },
         );
         Ok(change)
@@ -391,7 +431,7 @@ impl Room {
         let first = self.recent.iter().find(|m| m.seq == made_on + 1);
         Some(match first {
             Some(m)
-                if m.action == *action
+                if m.action.is_repeated_by(action)
                     && colours.iter().any(|c| c.index() == usize::from(m.by)) =>
             {
                 Ok(m.seq)

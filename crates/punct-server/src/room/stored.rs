@@ -7,7 +7,7 @@ use punct_core::{Game, Move, Outcome, Position, Termination};
 use serde::{Deserialize, Serialize};
 
 use super::view::{JSON_CAPACITY, MoveTexts, json_text, write_with_moves};
-use super::{Action, Change, Made, Mode, Room, Seat, colour_name, parse_colour, remember};
+use super::{Action, Change, Joined, Made, Mode, Room, Seat, colour_name, parse_colour, remember};
 use crate::clock::Clock;
 
 /// The stored form written straight from a room, without copying it ([`Stored`] reads it).
@@ -26,6 +26,7 @@ struct StoredRef<'a> {
     ended: Option<(Option<&'static str>, &'static str)>,
     result: Option<String>,
     invite: &'a Option<String>,
+    joined: &'a Option<Joined>,
     recent: &'a VecDeque<Made>,
 }
 
@@ -51,6 +52,9 @@ pub struct Stored {
     /// The open seat's invitation secret.
     #[serde(default)]
     invite: Option<String>,
+    /// The invitation the seat was taken with, for repeats of the join.
+    #[serde(default)]
+    joined: Option<Joined>,
     /// The last changes made at a seat holder's request.
     #[serde(default)]
     recent: VecDeque<Made>,
@@ -222,6 +226,7 @@ impl Room {
                 .map(|(w, t)| (w.map(str::to_owned), t.to_owned())),
             result: self.game.outcome().map(|o| o.to_string()),
             invite: self.invite.clone(),
+            joined: self.joined.clone(),
             recent: self.recent.clone(),
         }
     }
@@ -242,6 +247,7 @@ impl Room {
             ended: self.ended(),
             result: self.game.outcome().map(|o| o.to_string()),
             invite: &self.invite,
+            joined: &self.joined,
             recent: &self.recent,
         };
         let mut out = Vec::with_capacity(JSON_CAPACITY);
@@ -307,6 +313,7 @@ impl Room {
             created_ms: s.created_ms,
             updated_ms: s.updated_ms,
             invite: s.invite,
+            joined: s.joined,
             recent: s.recent,
         })
     }

@@ -382,3 +382,40 @@ fn an_invitation_expires_and_an_untimed_game_nobody_plays_is_abandoned() {
     assert_eq!(room.expire(10_010, &l).unwrap(), Change::Abandoned);
     assert_eq!(room.game.outcome().unwrap().result_token(), "*");
 }
+
+#[test]
+fn a_join_sent_again_with_its_invitation_soon_after_gets_the_seat_back() {
+    let mut room = Room::new(
+        "f".into(),
+        Mode::Friend,
+        Game::new(Variant::Standard),
+        [Seat::person("w", "tw"), Seat::open("friend")],
+        None,
+        0,
+    );
+    let invite = room.invite.clone().unwrap();
+    assert_eq!(room.repeated_join(&invite, 10), None);
+    let colour = room.join("tb".into(), "Bo", Some(&invite), 1_000).unwrap();
+    assert_eq!(
+        room.repeated_join(&invite, 1_000 + JOIN_REPEAT_MS),
+        Some(colour)
+    );
+    assert_eq!(room.repeated_join(&invite, 1_001 + JOIN_REPEAT_MS), None);
+    assert_eq!(room.repeated_join("another", 2_000), None);
+    // Kept with the game, across a restart.
+    let back = Room::from_stored(room.to_stored(), 3_000, 3_000).unwrap();
+    assert_eq!(back.repeated_join(&invite, 3_000), Some(colour));
+}
+
+#[test]
+fn a_move_is_recognised_again_in_any_spelling() {
+    let mut room = friend_room();
+    let w = room.holder(Some("tw"));
+    let seq = room.seq;
+    room.act(&w, &mv(" TE4:0 "), 10).unwrap();
+    assert_eq!(room.answered(&w, &mv("TE4:0"), seq), Some(Ok(seq + 1)));
+    assert_eq!(room.answered(&w, &mv(" TE4:0 "), seq), Some(Ok(seq + 1)));
+    let back = Room::from_stored(room.to_stored(), 20, 20).unwrap();
+    assert_eq!(back.answered(&w, &mv(" TE4:0 "), seq), Some(Ok(seq + 1)));
+    assert!(matches!(back.answered(&w, &mv("TC3:0"), seq), Some(Err(_))));
+}

@@ -178,9 +178,11 @@ async fn start_game(ctx: &Ctx, rng: &mut StdRng, round: usize) -> Option<Played>
                         state = joined["state"].clone();
                         break;
                     }
-                    // The seat went to an earlier attempt whose answer was lost.
-                    Reply::Answer(409, _) if tries > 1 => {
-                        ctx.stats().joins_lost += 1;
+                    // A repeat of a join whose answer was lost gets the seat back.
+                    Reply::Answer(409, text) if tries > 1 => {
+                        let mut stats = ctx.stats();
+                        stats.wrong_answers += 1;
+                        stats.problem(format!("a repeated join of game {id} was refused: {text}"));
                         return None;
                     }
                     Reply::Answer(500 | 503, _) => ctx.stats().server_errors += 1,

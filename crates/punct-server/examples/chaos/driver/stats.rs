@@ -48,9 +48,6 @@ pub struct Stats {
     pub restarts: usize,
     /// PostgreSQL stopped (`-m fast`) and started again.
     pub pg_restarts: usize,
-    /// Friend games given up because the answer to the join was lost (a join carries no
-    /// seq, so a second one finds the seat taken).
-    pub joins_lost: usize,
     /// Games checked at the end.
     pub checked: usize,
     /// How the games checked at the end stood: their termination, or `live`.
@@ -123,8 +120,8 @@ impl fmt::Display for Stats {
         )?;
         writeln!(
             f,
-            "kill -9: {}, restarts: {}, PostgreSQL restarts: {}; friend joins lost: {}",
-            self.kills, self.restarts, self.pg_restarts, self.joins_lost
+            "kill -9: {}, restarts: {}, PostgreSQL restarts: {}",
+            self.kills, self.restarts, self.pg_restarts
         )?;
         writeln!(
             f,
