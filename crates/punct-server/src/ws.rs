@@ -370,24 +370,20 @@ enum Outgoing {
 }
 
 impl Session {
-    async fn event_text(&self, event: Result<Utf8Bytes, RecvError>) -> Outgoing {
+    async fn event_text(&mut self, event: Result<Utf8Bytes, RecvError>) -> Outgoing {
         match event {
             // Events are broadcast without the viewer's colours (`"you":[]`, a key that string
             // values cannot imitate since their quotes are escaped); seat holders get theirs
             // put back.
             Ok(text) if self.you.is_empty() => Outgoing::Send(text),
             Ok(text) => Outgoing::Send(with_colours(&text, &self.you).into()),
-            // A client that fell too far behind gets the whole state instead.
-            Err(RecvError::Lagged(_)) => {
-                match self
-                    .hub
-                    .state_message(&self.id, self.token.as_deref())
-                    .await
-                {
-                    Ok(state) => Outgoing::Send(state.into()),
-                    Err(_) => Outgoing::Stop,
-                }
-            }
+            // A client that fell too far behind gets the whole state instead, and follows
+            // the events from it on: the lagging receiver still holds events older than that
+            // state, which would reach the client after it, out of order.
+            Err(RecvError::Lagged(_)) => match self.hello(self.token.clone()).await {
+                Ok(state) => Outgoing::Send(state.into()),
+                Err(_) => Outgoing::Stop,
+            },
             Err(RecvError::Closed) => Outgoing::Closed,
         }
     }

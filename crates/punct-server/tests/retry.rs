@@ -187,3 +187,49 @@ async fn a_second_server_on_the_same_sqlite_file_refuses_to_start() {
     );
     assert!(!said.contains("serving on"), "{said}");
 }
+
+/// A watcher that falls behind (here: it sends no `hello`, so it is not served for its
+/// first seconds while a game moves on) gets the whole state, then the events after it,
+/// never an event older than a state or an event it already had.
+#[tokio::test]
+async fn a_watcher_that_falls_behind_sees_every_state_in_order() {
+    let base = start_in_process(&temp_db("lagging")).await;
+    let (id, token) = create(&base, json!({ "mode": "local" })).await;
+    // The moves are chosen beforehand, so that they are all made well within the time the
+    // watcher is not served, and more of them than a socket's events are kept for.
+    let mut game = punct_core::Game::new(punct_core::Variant::Standard);
+    let mut moves = Vec::new();
+    while moves.len() < 30 && game.outcome().is_none() {
+        let legal = game.position().legal_moves();
+        let mv = legal[(moves.len() * 7) % legal.len()];
+        game.play(mv).unwrap();
+        moves.push(mv.to_string());
+    }
+    let mut watcher = connect(&base, &id, None).await;
+    let client = reqwest::Client::new();
+    for mv in &moves {
+        let answer = client
+            .post(format!("{base}/api/games/{id}/move"))
+            .bearer_auth(&token)
+            .json(&json!({ "move": mv }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200);
+    }
+    let (_, last) = get(&format!("{base}/api/games/{id}"), None).await;
+    let last = last["seq"].as_u64().unwrap();
+    let mut seen = 0;
+    // Everything the watcher is sent, until it has the last state and a moment more.
+    let wait = |seen| if seen < last { 10 } else { 1 };
+    while let Some(message) = next_json(&mut watcher, wait(seen)).await {
+        let seq = message["seq"].as_u64().unwrap();
+        match message["type"].as_str() {
+            Some("state") => assert!(seq >= seen, "state {seq} after {seen}"),
+            Some("event") => assert_eq!(seq, seen + 1, "event {seq} after {seen}"),
+            other => panic!("unexpected {other:?}: {message}"),
+        }
+        seen = seq;
+    }
+    assert_eq!(seen, last);
+}

@@ -39,6 +39,9 @@ pub async fn start_in_process(db: &Path) -> String {
         engine_threads: 1,
         engine_queue: 16,
         engine_movetime: Duration::from_millis(50),
+        // Every request of a test comes from one address: the rate limits have tests of
+        // their own (tests/limits.rs).
+        rate_limits: None,
         ..punct_server::Config::default()
     };
     tokio::spawn(punct_server::serve_on(listener, config));
