@@ -24,6 +24,8 @@ async fn start_with(name: &str, tune: impl FnOnce(&mut Config)) -> String {
         engine_threads: 1,
         engine_queue: 16,
         engine_movetime: Duration::from_millis(50),
+        // Dozens of games from one address: the rate limits have tests of their own.
+        rate_limits: None,
         ..Config::default()
     };
     tune(&mut config);
