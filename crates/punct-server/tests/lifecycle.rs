@@ -16,21 +16,7 @@ use serde_json::{Value, json};
 
 /// Starts a server in this process with `config` changed by `tune`.
 async fn start_with(name: &str, tune: impl FnOnce(&mut Config)) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let mut config = Config {
-        addr,
-        db: temp_db(name),
-        engine_threads: 1,
-        engine_queue: 16,
-        engine_movetime: Duration::from_millis(50),
-        // Dozens of games from one address: the rate limits have tests of their own.
-        rate_limits: None,
-        ..Config::default()
-    };
-    tune(&mut config);
-    tokio::spawn(punct_server::serve_on(listener, config));
-    format!("http://{addr}")
+    start_in_process_with(&temp_db(name), tune).await
 }
 
 /// An HTTP client whose requests come from `ip` (any address of 127.0.0.0/8), so that one

@@ -17,20 +17,11 @@ use serde_json::{Value, json};
 
 /// A server in this process with `/healthz`'s limits set small.
 async fn start(db: &Path) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let config = punct_server::Config {
-        addr,
-        db: db.to_owned(),
-        engine_threads: 1,
-        engine_queue: 16,
-        engine_movetime: Duration::from_millis(50),
-        health_timeout: Duration::from_millis(500),
-        health_commit_age: Duration::from_millis(400),
-        ..punct_server::Config::default()
-    };
-    tokio::spawn(punct_server::serve_on(listener, config));
-    format!("http://{addr}")
+    start_in_process_with(db, |c| {
+        c.health_timeout = Duration::from_millis(500);
+        c.health_commit_age = Duration::from_millis(400);
+    })
+    .await
 }
 
 /// `/metrics` read as the Prometheus text format: each sample (`name{labels}`) with its

@@ -31,9 +31,18 @@ pub fn temp_db(name: &str) -> PathBuf {
 
 /// Starts a server inside the test process on a free port.
 pub async fn start_in_process(db: &Path) -> String {
+    start_in_process_with(db, |_| {}).await
+}
+
+/// Starts a server inside the test process on a free port, its configuration changed by
+/// `tune`.
+pub async fn start_in_process_with(
+    db: &Path,
+    tune: impl FnOnce(&mut punct_server::Config),
+) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let config = punct_server::Config {
+    let mut config = punct_server::Config {
         addr,
         db: db.to_owned(),
         engine_threads: 1,
@@ -44,6 +53,7 @@ pub async fn start_in_process(db: &Path) -> String {
         rate_limits: None,
         ..punct_server::Config::default()
     };
+    tune(&mut config);
     tokio::spawn(punct_server::serve_on(listener, config));
     format!("http://{addr}")
 }
