@@ -86,7 +86,8 @@ async fn new_game(client: &reqwest::Client, base: &str) -> (String, String, Stri
     )
     .await;
     let id = g["id"].as_str().unwrap().to_owned();
-    let j = post(client, format!("{base}/api/games/{id}/join"), json!({})).await;
+    let invite = json!({ "invite": g["invite"] });
+    let j = post(client, format!("{base}/api/games/{id}/join"), invite).await;
     (
         id,
         g["token"].as_str().unwrap().to_owned(),
@@ -95,6 +96,16 @@ async fn new_game(client: &reqwest::Client, base: &str) -> (String, String, Stri
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A watcher's WebSocket on game `id`: it says at once, as the browser app does, that it
+/// holds no seat, so that the server need not wait for a token.
+async fn watch(ws_base: &str, id: &str) -> Socket {
+    let mut ws = connect(format!("{ws_base}/api/games/{id}/ws"), WATCHER_READ_BUFFER).await;
+    ws.send(Message::Text(r#"{"type":"hello"}"#.into()))
+        .await
+        .expect("the server takes the hello");
+    ws
+}
 
 /// A WebSocket to `url` with no Nagle delay, reading up to `read_buffer` bytes at a time (the
 /// library zeroes its read buffer before every read, so its default of 128 KiB would make the
@@ -211,8 +222,7 @@ async fn slot(
         let url = |t: &str| format!("{ws_base}/api/games/{id}/ws?token={t}");
         let mut w = connect(url(&white), PLAYER_READ_BUFFER).await;
         let mut b = connect(url(&black), PLAYER_READ_BUFFER).await;
-        let mut watcher =
-            connect(format!("{ws_base}/api/games/{id}/ws"), WATCHER_READ_BUFFER).await;
+        let mut watcher = watch(&ws_base, &id).await;
         // The watcher's first message is the state; each move's broadcast carries the next
         // sequence number (nothing else happens in these games).
         let mut seq = match watcher.next().await {
@@ -266,7 +276,7 @@ async fn engine_slot(base: String, ws_base: String, seed: u64, deadline: Instant
         .await;
         let id = g["id"].as_str().unwrap().to_owned();
         let token = g["token"].as_str().unwrap().to_owned();
-        let mut ws = connect(format!("{ws_base}/api/games/{id}/ws"), WATCHER_READ_BUFFER).await;
+        let mut ws = watch(&ws_base, &id).await;
         let mut game = punct_core::Game::new(punct_core::Variant::Standard);
         while game.outcome().is_none() && Instant::now() < deadline {
             let moves = game.position().legal_moves();
