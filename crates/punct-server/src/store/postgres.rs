@@ -36,8 +36,10 @@ fn pending(r: &Row) -> PendingMove {
 
 impl Backend for Postgres {
     fn init(&mut self) -> anyhow::Result<()> {
+        // Without this, every start logs PostgreSQL's notice that each table already exists.
         self.0.batch_execute(
-            "CREATE TABLE IF NOT EXISTS games (
+            "SET client_min_messages TO warning;
+            CREATE TABLE IF NOT EXISTS games (
                 id TEXT PRIMARY KEY,
                 live BOOLEAN NOT NULL,
                 updated_ms BIGINT NOT NULL,
