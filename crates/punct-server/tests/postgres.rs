@@ -347,6 +347,13 @@ async fn a_postgres_restart_is_weathered_without_losing_or_doubling_a_move() {
         })
         .await
         .unwrap();
+        // The health check says so while the database is away.
+        let (status, health) = get(&format!("{base}/healthz"), None).await;
+        assert_eq!(
+            (status, &health["status"]),
+            (503, &json!("unavailable")),
+            "{health}"
+        );
         // The move is tried while the database is away, and answered once it is back.
         let restart = tokio::task::spawn_blocking(move || {
             std::thread::sleep(Duration::from_millis(1500));
@@ -368,6 +375,8 @@ async fn a_postgres_restart_is_weathered_without_losing_or_doubling_a_move() {
         played.push(mv);
         played.push(play_until_answered(&base, &id, tokens, 20 + round).await.0);
     }
+    let (status, health) = get(&format!("{base}/healthz"), None).await;
+    assert_eq!(status, 200, "{health}");
     let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
     assert_eq!(state["moves"], json!(played));
     server.kill();
