@@ -32,34 +32,9 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, reason)
     }
 
-    /// 403: the caller holds no seat that may do this.
-    pub fn forbidden(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::FORBIDDEN, reason)
-    }
-
     /// 404: no such game.
     pub fn not_found(reason: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, reason)
-    }
-
-    /// 409: the request is well formed but the game is not in a state that allows it.
-    pub fn conflict(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, reason)
-    }
-
-    /// 422: the move breaks a rule.
-    pub fn illegal(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason)
-    }
-
-    /// 503: the server cannot take more work right now.
-    pub fn busy(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, reason)
-    }
-
-    /// 500: storage failed; the change was not made.
-    pub fn internal(reason: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, reason)
     }
 }
 

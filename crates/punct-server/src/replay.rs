@@ -3,7 +3,7 @@
 use punct_core::Game;
 use serde_json::{Value, json};
 
-use crate::room::colour_name;
+use crate::room::OutcomeView;
 
 /// A game as a list of positions after each move, with the moves and the outcome.
 pub fn replay_json(game: &Game) -> Value {
@@ -13,19 +13,7 @@ pub fn replay_json(game: &Game) -> Value {
         pos.make(mv);
         positions.push(pos.to_string());
     }
-    let outcome = game.outcome().map(|o| {
-        let chain: Vec<String> = o
-            .winner
-            .map(|w| {
-                pos.winning_chain(w)
-                    .into_iter()
-                    .map(|c| c.to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
-        json!({ "text": o.to_string(), "result": o.result_token(), "winning_chain": chain,
-                "winner": o.winner.map(colour_name), "termination": o.termination.name() })
-    });
+    let outcome = game.outcome().map(|o| OutcomeView::of(&o, &pos));
     json!({
         "start": game.start().to_string(),
         "moves": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),

@@ -3,6 +3,9 @@
 
 mod common;
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
 use common::*;
 use serde_json::json;
 
@@ -88,12 +91,13 @@ async fn play_continues_after_kill_9_with_no_move_lost() {
     .await;
 }
 
-#[tokio::test]
-async fn a_crash_charges_the_thinking_time_before_it_but_not_the_downtime() {
-    let db = temp_db("restart-clock");
+/// The real server on a fresh database, with a friend game of 10 minutes a side where
+/// White has just moved: (database, address, server, game id).
+async fn black_to_think(name: &str) -> (PathBuf, SocketAddr, Process, String) {
+    let db = temp_db(name);
     let addr = free_addr();
     let base = format!("http://{addr}");
-    let mut server = Process::start(addr, &db).await;
+    let server = Process::start(addr, &db).await;
     let (id, white, _black) =
         friend_game(&base, Some(json!({ "minutes": 10, "increment": 0 }))).await;
     let (status, _) = post(
@@ -103,6 +107,13 @@ async fn a_crash_charges_the_thinking_time_before_it_but_not_the_downtime() {
     )
     .await;
     assert_eq!(status, 200);
+    (db, addr, server, id)
+}
+
+#[tokio::test]
+async fn a_crash_charges_the_thinking_time_before_it_but_not_the_downtime() {
+    let (db, addr, mut server, id) = black_to_think("restart-clock").await;
+    let base = format!("http://{addr}");
     // Black thinks for 3 s, then the server dies and stays down for 2 s.
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
     let (_, before) = get(&format!("{base}/api/games/{id}"), None).await;
@@ -128,19 +139,8 @@ async fn a_crash_charges_the_thinking_time_before_it_but_not_the_downtime() {
 /// charge from the original start of the turn).
 #[tokio::test]
 async fn two_crashes_in_a_row_charge_neither_downtime() {
-    let db = temp_db("restart-twice");
-    let addr = free_addr();
+    let (db, addr, mut server, id) = black_to_think("restart-twice").await;
     let base = format!("http://{addr}");
-    let mut server = Process::start(addr, &db).await;
-    let (id, white, _black) =
-        friend_game(&base, Some(json!({ "minutes": 10, "increment": 0 }))).await;
-    let (status, _) = post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(&white),
-        json!({ "move": "TE4:0" }),
-    )
-    .await;
-    assert_eq!(status, 200);
     let pause = std::time::Duration::from_millis;
     // Black thinks 2 s, the server is down 3 s; Black thinks 1 s more, down 3 s again.
     tokio::time::sleep(pause(2_000)).await;

@@ -21,7 +21,7 @@ pub use seat::{Mode, Seat};
 pub use stored::{PendingMove, Stored, Summary};
 pub use view::JSON_CAPACITY;
 use view::MoveTexts;
-pub(crate) use view::json_text;
+pub(crate) use view::{OutcomeView, json_text};
 
 use crate::clock::Clock;
 use crate::error::Error;

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-use punct_core::{Colour, Move};
+use punct_core::{Colour, Move, Outcome, Position};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -102,12 +102,33 @@ struct ClockView {
 }
 
 #[derive(Serialize)]
-struct OutcomeView {
+pub(crate) struct OutcomeView {
     winner: Option<&'static str>,
     termination: &'static str,
     result: &'static str,
     text: String,
     winning_chain: Vec<String>,
+}
+
+impl OutcomeView {
+    /// How `outcome` is shown, with the winner's chain in `pos`, the final position.
+    pub(crate) fn of(outcome: &Outcome, pos: &Position) -> OutcomeView {
+        OutcomeView {
+            winner: outcome.winner.map(colour_name),
+            termination: outcome.termination.name(),
+            result: outcome.result_token(),
+            text: outcome.to_string(),
+            winning_chain: outcome
+                .winner
+                .map(|w| {
+                    pos.winning_chain(w)
+                        .into_iter()
+                        .map(|c| c.to_string())
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -172,21 +193,7 @@ impl Room {
     fn view(&self, now: i64, you: &[Colour]) -> Snapshot<'_> {
         let pos = self.game.position();
         let turn = pos.turn();
-        let outcome = self.game.outcome().map(|o| OutcomeView {
-            winner: o.winner.map(colour_name),
-            termination: o.termination.name(),
-            result: o.result_token(),
-            text: o.to_string(),
-            winning_chain: o
-                .winner
-                .map(|w| {
-                    pos.winning_chain(w)
-                        .into_iter()
-                        .map(|c| c.to_string())
-                        .collect()
-                })
-                .unwrap_or_default(),
-        });
+        let outcome = self.game.outcome().map(|o| OutcomeView::of(&o, pos));
         let seat = |c: Colour| {
             let s = &self.seats[c.index()];
             SeatView {
