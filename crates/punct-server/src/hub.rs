@@ -31,7 +31,7 @@ use crate::room::{
     Action, Change, JSON_CAPACITY, Lifetimes, Request, Room, Stored, Summary, colour_name,
     json_text,
 };
-use crate::store::Store;
+use crate::store::{Store, WriteError};
 
 /// Events kept for a slow watcher before it must resynchronise from a fresh state. Each
 /// holds a full state, so this bounds a game's memory as much as its watchers' patience.
@@ -213,16 +213,30 @@ impl Hub {
                         .is_some_and(|c| c.running_since.is_some())
                     {
                         let store = hub.inner.store.clone();
-                        let (json, updated) = (room.stored_json(), room.updated_ms);
-                        resumed.push(async move { store.save(&id, json, true, updated).await });
+                        let (seq, json, updated) = (room.seq, room.stored_json(), room.updated_ms);
+                        resumed.push(async move {
+                            let saved = store.save(&id, seq, json, true, updated).await;
+                            (id, saved)
+                        });
                     }
                     hub.insert(room);
                 }
                 Err(e) => hub.set_aside(&id, &e).await,
             }
         }
-        for saved in futures_util::future::join_all(resumed).await {
-            saved.map_err(|e| anyhow::anyhow!("cannot store the resumed clocks: {e}"))?;
+        for (id, saved) in futures_util::future::join_all(resumed).await {
+            match saved {
+                Ok(()) => {}
+                // Another server sharing the database moved the game on meanwhile: it is
+                // read back from the database when it is next asked for.
+                Err(WriteError::Stale(e)) => {
+                    tracing::warn!(game = %id, "the game changed elsewhere as the server started: {e}");
+                    hub.rooms().remove(&id);
+                }
+                Err(WriteError::Failed(e)) => {
+                    anyhow::bail!("cannot store the resumed clocks: {e}")
+                }
+            }
         }
         tokio::spawn(end_expired(Arc::downgrade(&hub.inner)));
         Ok(hub)
@@ -244,6 +258,17 @@ impl Hub {
     }
 
     /// The error for a failed read or write of the database, counted.
+    /// The error for a write the store did not make: a failure of the database, or a state
+    /// of the game that another server changed meanwhile (the room is then read back).
+    fn write_error(&self, e: WriteError) -> Error {
+        match e {
+            WriteError::Failed(e) => self.storage_error(StorageOp::Write, e),
+            WriteError::Stale(e) => {
+                Error::conflict(format!("the game changed elsewhere, read it again: {e}"))
+            }
+        }
+    }
+
     fn storage_error(&self, op: StorageOp, e: impl std::fmt::Display) -> Error {
         self.inner.metrics.storage_failed(op);
         Error::storage(format!("the database is not answering: {e}"))
@@ -394,6 +419,7 @@ impl Hub {
                 store
                     .save(
                         &room.id,
+                        room.seq,
                         room.stored_json(),
                         room.is_live(),
                         room.updated_ms,
@@ -401,7 +427,7 @@ impl Hub {
                     .await
             }
         }
-        .map_err(|e| self.storage_error(StorageOp::Write, e))
+        .map_err(|e| self.write_error(e))
     }
 
     /// Tells everyone of the stored change that made `room`, and starts what follows from it.
@@ -460,9 +486,9 @@ impl Hub {
         let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
         self.inner
             .store
-            .save(&room.id, room.stored_json(), room.is_live(), now)
+            .save(&room.id, room.seq, room.stored_json(), room.is_live(), now)
             .await
-            .map_err(|e| self.storage_error(StorageOp::Write, e))?;
+            .map_err(|e| self.write_error(e))?;
         let colours = room.holder(Some(&token));
         let grant = SeatGrant {
             id: room.id.clone(),

@@ -385,3 +385,60 @@ async fn a_postgres_restart_is_weathered_without_losing_or_doubling_a_move() {
     assert_eq!(state["moves"], json!(played));
     drop(pg);
 }
+
+/// Two servers on one PostgreSQL database (the layout several nodes will share) never
+/// overwrite each other: a move made on a state that the other server has moved on from is
+/// refused with 409 and the refusing server reads the game back; a server starting beside a
+/// running one folds that one's pending moves without losing any.
+#[tokio::test]
+async fn two_servers_on_one_database_never_overwrite_each_other() {
+    let Some(pg) = tokio::task::spawn_blocking(Postgres::start).await.unwrap() else {
+        return;
+    };
+    let db = PathBuf::from(&pg.url);
+    let (a_addr, b_addr) = (free_addr(), free_addr());
+    let (a, b) = (format!("http://{a_addr}"), format!("http://{b_addr}"));
+    let mut server_a = Process::start(a_addr, &db).await;
+    let mut server_b = Process::start(b_addr, &db).await;
+    let (id, white, black) = friend_game(&a, None).await;
+    let game = |base: &str| format!("{base}/api/games/{id}");
+    let position = |state: &serde_json::Value| state["position"].as_str().unwrap().to_owned();
+    let play = |base: String, token: String, mv: String| {
+        let url = format!("{}/move", game(&base));
+        async move { post(&url, Some(&token), json!({ "move": mv })).await }
+    };
+    // White moves on A; then B reads the game.
+    let (_, state) = get(&game(&a), None).await;
+    let x = pick_move(&a, &position(&state), 0).await;
+    let (status, v) = play(a.clone(), white.clone(), x.clone()).await;
+    assert_eq!(status, 200, "{v}");
+    let (_, on_b) = get(&game(&b), None).await;
+    assert_eq!(on_b["moves"], json!([x]));
+    // Black moves on A, and B, which has not heard of it, is asked for a move on the same
+    // state.
+    let y = pick_move(&a, &position(&on_b), 1).await;
+    let (status, v) = play(a.clone(), black.clone(), y.clone()).await;
+    assert_eq!(status, 200, "{v}");
+    let z = pick_move(&a, &position(&on_b), 2).await;
+    let (status, v) = play(b.clone(), black.clone(), z).await;
+    assert_eq!(status, 409, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("changed elsewhere"),
+        "{v}"
+    );
+    // B read the game back: it holds what A stored.
+    let (_, on_b) = get(&game(&b), None).await;
+    assert_eq!(on_b["moves"], json!([x, y]));
+    // B starts again (folding every pending move as it starts) while A plays on.
+    server_b.kill();
+    let _server_b = Process::start(b_addr, &db).await;
+    let w = pick_move(&a, &position(&on_b), 3).await;
+    let (status, v) = play(a.clone(), white.clone(), w.clone()).await;
+    assert_eq!(status, 200, "{v}");
+    // Nothing was lost: A, started again, reads every move from the database.
+    server_a.kill();
+    let _server_a = Process::start(a_addr, &db).await;
+    let (_, on_a) = get(&game(&a), None).await;
+    assert_eq!(on_a["moves"], json!([x, y, w]));
+    drop(pg);
+}

@@ -9,8 +9,8 @@ use punct_core::{Game, Variant};
 use punct_server::clock::Clock;
 use punct_server::engine_pool::EnginePool;
 use punct_server::hub::Hub;
-use punct_server::room::{Action, Lifetimes, Mode, PendingMove, Room, Seat};
-use punct_server::store::{CHECKPOINT_EVERY, Store};
+use punct_server::room::{Action, Lifetimes, Mode, Room, Seat};
+use punct_server::store::{CHECKPOINT_EVERY, FOLD_AT, Store};
 use tokio::task::JoinHandle;
 
 /// `count` games, each storing `data` again as soon as its last write is committed, until
@@ -23,7 +23,7 @@ fn writers(store: &Store, count: usize, data: &str, until: Instant) -> Vec<JoinH
                 let mut n = 0;
                 while Instant::now() < until {
                     store
-                        .save(&format!("{i:016x}"), data.clone(), true, n)
+                        .save(&format!("{i:016x}"), n as u64, data.clone(), true, n)
                         .await
                         .unwrap();
                     n += 1;
@@ -119,7 +119,13 @@ async fn game_with_pending_moves(store: &Store, plies: usize) -> Room {
         1_000,
     );
     store
-        .save(&room.id, room.stored_json(), true, room.updated_ms)
+        .save(
+            &room.id,
+            room.seq,
+            room.stored_json(),
+            true,
+            room.updated_ms,
+        )
         .await
         .unwrap();
     for ply in 0..plies {
@@ -204,43 +210,138 @@ async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
 
-/// A game whose pending moves hold up the oldest rows of the table for long (here: one
-/// move, then 65 536 moves of other games) is folded into its own row while the server
-/// runs, so that an idle game does not keep every later row alive.
+/// A game's pending moves are folded into its own row while the server runs once there are
+/// [`FOLD_AT`] of them, so that reading a game back never replays many moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_idle_game_is_folded_while_the_server_runs() {
-    let path = common::temp_db("pending-idle");
+async fn a_game_is_folded_while_the_server_runs() {
+    let path = common::temp_db("pending-fold");
     let store = Store::open(&path).unwrap();
-    let idle = game_with_pending_moves(&store, 1).await;
-    let expected = serde_json::to_value(idle.to_stored()).unwrap();
-    // Moves of 256 other games (with no rows of their own: folding them changes nothing).
-    let busy: Vec<_> = (0..256)
-        .map(|g| {
-            let store = store.clone();
-            tokio::spawn(async move {
-                for seq in 0..256 {
-                    let m = PendingMove {
-                        game: format!("busy{g}"),
-                        seq,
-                        at_ms: 0,
-                        mover: 0,
-                        text: "TE4:0".into(),
-                        left_ms: None,
-                    };
-                    store.save_move(m).await.unwrap();
-                }
-            })
-        })
-        .collect();
-    for b in busy {
-        b.await.unwrap();
-    }
-    // Folding follows the commit that answered the last write.
+    let room = game_with_pending_moves(&store, FOLD_AT as usize).await;
+    let expected = serde_json::to_value(room.to_stored()).unwrap();
+    // Folding follows the commit that answered the last write, or the next heartbeat.
     let deadline = Instant::now() + Duration::from_secs(5);
-    while stored_row(&path, &idle.id) != expected {
-        assert!(Instant::now() < deadline, "the idle game was not folded");
+    while stored_row(&path, &room.id) != expected {
+        assert!(Instant::now() < deadline, "the game was not folded");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    assert_eq!(pending_rows(&path), 0);
+    drop(store);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+/// Every write to a game names the state it was made on, and one made on a state other than
+/// the stored one is refused without harm to the rest: a second server writing to the same
+/// database (or a retry after a lost answer) can never overwrite a later state or leave a
+/// gap in a game's moves.
+#[tokio::test]
+async fn a_write_made_on_another_state_than_the_stored_one_is_refused() {
+    let path = common::temp_db("stale");
+    let store = Store::open(&path).unwrap();
+    let mut room = game_with_pending_moves(&store, 2).await;
+    let stale = room.clone();
+    let expected = serde_json::to_value(room.to_stored()).unwrap();
+    let mv = |room: &Room, ply: usize| {
+        let text = room.game.position().legal_moves()[ply].to_string();
+        Action::Move { text }
+    };
+    // Another copy of the game, as another server would hold it, moves on twice.
+    let now = room.updated_ms + 1_000;
+    let event = room.act(&[room.turn()], &mv(&room, 3), now).unwrap();
+    store
+        .save_move(room.pending_move(event).unwrap())
+        .await
+        .unwrap();
+    let expected_after = serde_json::to_value(room.to_stored()).unwrap();
+    assert_ne!(expected, expected_after);
+    // The first copy's different move on the same state is refused...
+    let mut other = stale.clone();
+    let event = other.act(&[other.turn()], &mv(&other, 5), now).unwrap();
+    let refused = store.save_move(other.pending_move(event).unwrap()).await;
+    assert!(refused.unwrap_err().to_string().contains("does not follow"));
+    // ...and so are its whole state after that move and the one before it.
+    for copy in [&other, &stale] {
+        let refused = store
+            .save(&copy.id, copy.seq, copy.stored_json(), true, now)
+            .await;
+        assert!(refused.unwrap_err().to_string().contains("moved on"));
+    }
+    // A move that skips a state is refused too.
+    let mut ahead = room.clone();
+    let event = ahead.act(&[ahead.turn()], &mv(&ahead, 1), now).unwrap();
+    let mut skipping = ahead.pending_move(event).unwrap();
+    skipping.seq += 1;
+    assert!(store.save_move(skipping).await.is_err());
+    // Nothing of the stored game changed.
+    let loaded = store.load(&room.id).await.unwrap().unwrap();
+    assert_eq!(serde_json::to_value(loaded).unwrap(), expected_after);
+    // The true state goes on as before.
+    store
+        .save_move(ahead.pending_move(event).unwrap())
+        .await
+        .unwrap();
+    ahead.act(&[ahead.turn()], &mv(&ahead, 2), now).unwrap();
+    store
+        .save(&ahead.id, ahead.seq, ahead.stored_json(), true, now)
+        .await
+        .unwrap();
+    assert_eq!(pending_rows(&path), 0);
+    let loaded = store.load(&ahead.id).await.unwrap().unwrap();
+    assert_eq!(
+        serde_json::to_value(loaded).unwrap(),
+        serde_json::to_value(ahead.to_stored()).unwrap()
+    );
+    drop(store);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+/// A database of the version before pending moves were keyed by game (rows numbered by the
+/// server, games without a sequence number column) opens with every move in place.
+#[tokio::test]
+async fn a_database_of_the_earlier_layout_is_carried_over() {
+    let path = common::temp_db("earlier");
+    let store = Store::open(&path).unwrap();
+    let room = game_with_pending_moves(&store, 3).await;
+    let quiet = Room::new(
+        "00000000000000ac".into(),
+        Mode::Friend,
+        Game::new(Variant::Standard),
+        [Seat::person("w", "tw"), Seat::person("b", "tb")],
+        None,
+        0,
+    );
+    store
+        .save(&quiet.id, quiet.seq, quiet.stored_json(), true, 0)
+        .await
+        .unwrap();
+    drop(store);
+    let expected = serde_json::to_value(room.to_stored()).unwrap();
+    // The earlier layout, holding the same rows.
+    let db = rusqlite::Connection::open(&path).unwrap();
+    db.execute_batch(
+        "CREATE TABLE numbered (id INTEGER PRIMARY KEY, game TEXT NOT NULL, seq INTEGER NOT NULL,
+             at_ms INTEGER NOT NULL, mover INTEGER NOT NULL, move TEXT NOT NULL, left_ms INTEGER);
+         INSERT INTO numbered (game, seq, at_ms, mover, move, left_ms)
+             SELECT game, seq, at_ms, mover, move, left_ms FROM pending_moves ORDER BY seq;
+         DROP TABLE pending_moves;
+         ALTER TABLE numbered RENAME TO pending_moves;
+         ALTER TABLE games DROP COLUMN seq;",
+    )
+    .unwrap();
+    drop(db);
+    assert_eq!(pending_rows(&path), 3);
+    let store = Store::open(&path).unwrap();
+    let loaded = store.load(&room.id).await.unwrap().unwrap();
+    assert_eq!(serde_json::to_value(loaded).unwrap(), expected);
+    // A game with no pending moves took its number from its data: its next move is kept.
+    let mut quiet = quiet;
+    let text = quiet.game.position().legal_moves()[0].to_string();
+    let event = quiet
+        .act(&[quiet.turn()], &Action::Move { text }, 1_000)
+        .unwrap();
+    store
+        .save_move(quiet.pending_move(event).unwrap())
+        .await
+        .unwrap();
     drop(store);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
@@ -265,7 +366,7 @@ async fn two_loads_of_one_game_at_once_share_its_room() {
         0,
     );
     store
-        .save(&room.id, room.stored_json(), true, 0)
+        .save(&room.id, room.seq, room.stored_json(), true, 0)
         .await
         .unwrap();
     // Both loads wait on the database reader together before either puts the room in place.

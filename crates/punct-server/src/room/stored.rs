@@ -90,6 +90,11 @@ impl Stored {
         self.updated_ms
     }
 
+    /// The game's sequence number: how many changes made it.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
     /// Makes `m` part of the stored form, changing it as the move changed the room: one more
     /// move, offers withdrawn, the mover's clock charged and the other side's started. A
     /// move already in the stored form (a sequence number not above its own) changes nothing;

@@ -1,5 +1,11 @@
 //! What the store needs of a database, written once for SQLite and once for PostgreSQL:
 //! one connection, owned by one thread, and a handful of statements.
+//!
+//! Nothing here is numbered or counted by the server itself: a pending move's row is keyed
+//! by its game and sequence number, and every write to a game is conditional on the game's
+//! sequence number in the database. A write made on a state older than the stored one is
+//! refused (not an error of the transaction: the other writes commit), so that several
+//! servers sharing one database can never overwrite each other's changes.
 
 use crate::room::PendingMove;
 
@@ -12,8 +18,25 @@ pub struct GameRow {
     pub live: bool,
     /// When it last changed, ms since the epoch.
     pub updated_ms: i64,
+    /// The game's sequence number in `data`: the row is only written over one whose number
+    /// is not higher.
+    pub seq: u64,
     /// The stored form as JSON.
     pub data: String,
+}
+
+/// A game whose pending moves are folded into its row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fold {
+    /// The game's id.
+    pub game: String,
+    /// Its stored form with the moves applied, as JSON.
+    pub data: String,
+    /// The time of the last move folded.
+    pub updated_ms: i64,
+    /// The sequence number of the last move folded: the row takes it, and the pending moves
+    /// up to it are deleted.
+    pub seq: u64,
 }
 
 /// A change to store.
@@ -37,16 +60,22 @@ pub enum Change {
 
 /// Everything one transaction writes, in this order.
 pub struct Commit<'a> {
-    /// Games whose pending moves were folded into their rows: the new data and time.
-    pub folds: &'a [(String, String, i64)],
-    /// Rows of `pending_moves` numbered below this are deleted.
-    pub trim_below: Option<i64>,
+    /// Games whose pending moves are folded into their rows.
+    pub folds: &'a [Fold],
     /// The time to record as the server's last sign of life.
     pub heartbeat: Option<i64>,
-    /// The changes; the pending moves among them become rows numbered from `first_id` on.
+    /// The changes. A whole game also deletes the pending moves it holds.
     pub changes: &'a [&'a Change],
-    /// The number of the first pending move's row.
-    pub first_id: i64,
+}
+
+/// The sequence number in a game's stored form, for rows of earlier versions that lack the
+/// column; 0 (any write may replace the row) where the data cannot be read.
+pub fn seq_in(data: &str) -> i64 {
+    #[derive(serde::Deserialize)]
+    struct Seq {
+        seq: i64,
+    }
+    serde_json::from_str::<Seq>(data).map_or(0, |s| s.seq)
 }
 
 /// The columns of `pending_moves` that make a [`PendingMove`].
@@ -61,14 +90,12 @@ pub trait Backend: Send {
     fn alive_ms(&mut self) -> anyhow::Result<Option<i64>>;
     /// Copies a write-ahead log into the database file, where the database has one to copy.
     fn checkpoint(&mut self) -> anyhow::Result<()>;
-    /// Writes `commit` in one transaction.
-    fn commit(&mut self, commit: &Commit) -> anyhow::Result<()>;
-    /// The pending moves (of game `game`, or of all games), oldest first.
+    /// Writes `commit` in one transaction, returning for each of its changes whether it
+    /// was made: a game or move made on a state older than the stored one is not (nor is a
+    /// fold, silently).
+    fn commit(&mut self, commit: &Commit) -> anyhow::Result<Vec<bool>>;
+    /// The pending moves (of game `game`, or of all games), each game's in order.
     fn pending_moves(&mut self, game: Option<&str>) -> anyhow::Result<Vec<PendingMove>>;
-    /// The pending moves in rows `ids`, in order.
-    fn pending_moves_in(&mut self, ids: &[i64]) -> anyhow::Result<Vec<PendingMove>>;
-    /// Every pending move's row number and game, in order.
-    fn pending_rows(&mut self) -> anyhow::Result<Vec<(i64, String)>>;
     /// The stored form of game `id`, without its pending moves.
     fn game_data(&mut self, id: &str) -> anyhow::Result<Option<String>>;
     /// The ids and stored forms of the games still being played, without their pending

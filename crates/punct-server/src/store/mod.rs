@@ -5,9 +5,12 @@
 //! of the database's work under load) but appended to `pending_moves` as a small row of
 //! what it changed. The pending moves become part of their game's row when the game is next
 //! stored whole (any other change, including a move that ends it), or when the writer folds
-//! them in: at startup, and while running for a game whose pending moves are the oldest rows
-//! left for too long. Rows no game needs any more are deleted in runs. Everything read from
-//! the database has the pending moves applied.
+//! them in: at startup, and while running once a game has [`FOLD_AT`] of them. Everything
+//! read from the database has the pending moves applied.
+//!
+//! Every write names the state of its game it was made on (its sequence number), and the
+//! database refuses one made on a state it has moved on from ([`WriteError::Stale`]), so
+//! that servers sharing one database never overwrite each other's changes.
 //!
 //! Writes go through one writer thread ([`writer`]) that commits whatever has queued up in
 //! a single transaction (group commit) and only then answers each writer, so a change is
@@ -40,14 +43,27 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use self::backend::{Backend, Change, GameRow};
-use self::writer::{PendingLog, Write, write_loop};
+use self::writer::{Write, write_loop};
 use crate::outage::Outage;
 use crate::room::{PendingMove, Stored};
 
-pub use self::writer::CHECKPOINT_EVERY;
+pub use self::writer::{CHECKPOINT_EVERY, FOLD_AT};
 
 /// A read for the reader thread.
 type Read = Box<dyn FnOnce(&mut dyn Backend) + Send>;
+
+/// Why a write was not made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    /// The database failed or is out of reach (a commit whose answer was lost may have been
+    /// made all the same).
+    #[error("{0}")]
+    Failed(String),
+    /// The database holds another state of the game than the one the write was made on:
+    /// another server changed it.
+    #[error("{0}")]
+    Stale(String),
+}
 
 /// A game found in the database that cannot be read back: its id and why.
 pub type Unreadable = (String, String);
@@ -150,15 +166,27 @@ fn lock_file(path: &Path) -> anyhow::Result<File> {
     Ok(file)
 }
 
-/// `data` (a game's row) with `moves` applied, and the time of the last of them, or why
-/// the moves do not fit it.
-fn folded(data: &str, moves: &[PendingMove]) -> Result<(String, i64), String> {
+/// A game's row with its pending moves applied.
+struct Folded {
+    /// The stored form as JSON.
+    data: String,
+    /// The time of the last move.
+    updated_ms: i64,
+    /// The game's sequence number.
+    seq: u64,
+}
+
+/// `data` (a game's row) with `moves` applied, or why the moves do not fit it.
+fn folded(data: &str, moves: &[PendingMove]) -> Result<Folded, String> {
     let stored = with_moves(
         serde_json::from_str(data).map_err(|e| e.to_string())?,
         moves,
     )?;
-    let data = serde_json::to_string(&stored).map_err(|e| e.to_string())?;
-    Ok((data, moves.last().map_or(0, |m| m.at_ms)))
+    Ok(Folded {
+        data: serde_json::to_string(&stored).map_err(|e| e.to_string())?,
+        updated_ms: stored.updated_ms(),
+        seq: stored.seq(),
+    })
 }
 
 /// `stored` with `moves` applied.
@@ -236,8 +264,7 @@ impl Store {
                 let last_commit_ms = last_commit_ms.clone();
                 move |db, alive| {
                     let _ = alive_tx.send(alive);
-                    let log = PendingLog::of(Vec::new());
-                    write_loop(db, rx, &at, &checkpointed, log, &last_commit_ms);
+                    write_loop(db, rx, &at, &checkpointed, &last_commit_ms);
                 }
             },
         )?;
@@ -292,42 +319,46 @@ impl Store {
         self.last_alive_ms
     }
 
-    /// Stores game `id` (its stored form as JSON, `data`), returning once it is committed.
+    /// Stores game `id` at state `seq` (its stored form as JSON, `data`), returning once it
+    /// is committed; refused if the database holds a later state of the game.
     pub async fn save(
         &self,
         id: &str,
+        seq: u64,
         data: String,
         live: bool,
         updated_ms: i64,
-    ) -> Result<(), String> {
+    ) -> Result<(), WriteError> {
         self.write(Change::Game(GameRow {
             id: id.to_owned(),
             live,
             updated_ms,
+            seq,
             data,
         }))
         .await
     }
 
     /// Stores a move that left its game running, returning once it is committed: the game's
-    /// stored form is the last one saved with this move applied.
-    pub async fn save_move(&self, m: PendingMove) -> Result<(), String> {
+    /// stored form is the last one saved with this move applied. Refused unless the move
+    /// follows the game's state in the database.
+    pub async fn save_move(&self, m: PendingMove) -> Result<(), WriteError> {
         self.write(Change::Move(m)).await
     }
 
     /// Moves game `id`, which cannot be restored, and its pending moves out of the way into
     /// the table `damaged_games`, with `why`, for the operator to look at.
-    pub async fn set_aside(&self, id: &str, why: &str) -> Result<(), String> {
+    pub async fn set_aside(&self, id: &str, why: &str) -> Result<(), WriteError> {
         self.write(writer::set_aside(id, why)).await
     }
 
-    async fn write(&self, change: Change) -> Result<(), String> {
+    async fn write(&self, change: Change) -> Result<(), WriteError> {
+        let stopped = || WriteError::Failed("the database writer has stopped".to_owned());
         let (done, wait) = oneshot::channel();
         self.writes
             .send(Write { change, done })
-            .map_err(|_| "the database writer has stopped".to_owned())?;
-        wait.await
-            .map_err(|_| "the database writer has stopped".to_owned())?
+            .map_err(|_| stopped())?;
+        wait.await.map_err(|_| stopped())?
     }
 
     /// Runs a read on the reader thread.

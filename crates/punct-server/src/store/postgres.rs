@@ -4,7 +4,7 @@
 
 use postgres::{Client, NoTls, Row};
 
-use super::backend::{Backend, Change, Commit, PENDING_COLUMNS};
+use super::backend::{Backend, Change, Commit, PENDING_COLUMNS, seq_in};
 use crate::room::PendingMove;
 
 /// A connection to PostgreSQL.
@@ -34,15 +34,34 @@ fn pending(r: &Row) -> PendingMove {
     }
 }
 
+/// Whether table `table` of the current schema has a column `column`.
+fn has_column(tx: &mut postgres::Transaction, table: &str, column: &str) -> anyhow::Result<bool> {
+    Ok(tx
+        .query_opt(
+            "SELECT 1 FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2",
+            &[&table, &column],
+        )?
+        .is_some())
+}
+
 impl Backend for Postgres {
     fn init(&mut self) -> anyhow::Result<()> {
+        let mut tx = self.0.transaction()?;
         // Without this, every start logs PostgreSQL's notice that each table already exists.
-        self.0.batch_execute(
-            "SET client_min_messages TO warning;
-            CREATE TABLE IF NOT EXISTS games (
+        tx.batch_execute("SET LOCAL client_min_messages TO warning;")?;
+        // Databases of earlier versions numbered the pending moves' rows in the server; their
+        // moves are carried over to rows keyed by game and sequence number.
+        let numbered = has_column(&mut tx, "pending_moves", "id")?;
+        if numbered {
+            tx.batch_execute("ALTER TABLE pending_moves RENAME TO pending_moves_numbered;")?;
+        }
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS games (
                 id TEXT PRIMARY KEY,
                 live BOOLEAN NOT NULL,
                 updated_ms BIGINT NOT NULL,
+                seq BIGINT NOT NULL DEFAULT 0,
                 data TEXT NOT NULL
             );
             CREATE INDEX IF NOT EXISTS games_recent ON games (live, updated_ms);
@@ -51,13 +70,13 @@ impl Backend for Postgres {
                 value BIGINT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS pending_moves (
-                id BIGINT PRIMARY KEY,
                 game TEXT NOT NULL,
                 seq BIGINT NOT NULL,
                 at_ms BIGINT NOT NULL,
                 mover SMALLINT NOT NULL,
                 move TEXT NOT NULL,
-                left_ms BIGINT
+                left_ms BIGINT,
+                PRIMARY KEY (game, seq)
             );
             CREATE TABLE IF NOT EXISTS damaged_games (
                 id TEXT PRIMARY KEY,
@@ -67,6 +86,32 @@ impl Backend for Postgres {
                 pending TEXT
             );",
         )?;
+        if numbered {
+            tx.batch_execute(
+                "INSERT INTO pending_moves (game, seq, at_ms, mover, move, left_ms)
+                 SELECT game, seq, at_ms, mover, move, left_ms FROM pending_moves_numbered
+                 ORDER BY id ON CONFLICT DO NOTHING;
+                 DROP TABLE pending_moves_numbered;",
+            )?;
+        }
+        // Rows of earlier versions get their sequence numbers from their data.
+        if !has_column(&mut tx, "games", "seq")? {
+            tx.batch_execute("ALTER TABLE games ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;")?;
+            let rows = tx.query("SELECT id, data FROM games", &[])?;
+            let set = tx.prepare("UPDATE games SET seq = $2 WHERE id = $1")?;
+            for row in rows {
+                let (id, data): (String, String) = (row.get(0), row.get(1));
+                tx.execute(&set, &[&id, &seq_in(&data)])?;
+            }
+        }
+        if numbered {
+            // Earlier versions deleted a game's pending moves some time after it was stored
+            // whole.
+            tx.batch_execute(
+                "DELETE FROM pending_moves p USING games g WHERE g.id = p.game AND p.seq <= g.seq;",
+            )?;
+        }
+        tx.commit()?;
         Ok(())
     }
 
@@ -81,16 +126,18 @@ impl Backend for Postgres {
         Ok(())
     }
 
-    fn commit(&mut self, commit: &Commit) -> anyhow::Result<()> {
+    fn commit(&mut self, commit: &Commit) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.0.transaction()?;
-        for (id, data, updated_ms) in commit.folds {
+        let mut made = Vec::with_capacity(commit.changes.len());
+        // The pending moves up to a game's stored sequence number are part of its row.
+        const HELD: &str = "DELETE FROM pending_moves
+             WHERE game = $1 AND seq <= (SELECT seq FROM games WHERE id = $1)";
+        for f in commit.folds {
             tx.execute(
-                "UPDATE games SET updated_ms = $2, data = $3 WHERE id = $1",
-                &[id, updated_ms, data],
+                "UPDATE games SET updated_ms = $2, data = $3, seq = $4 WHERE id = $1 AND seq < $4",
+                &[&f.game, &f.updated_ms, &f.data, &(f.seq as i64)],
             )?;
-        }
-        if let Some(below) = commit.trim_below {
-            tx.execute("DELETE FROM pending_moves WHERE id < $1", &[&below])?;
+            tx.execute(HELD, &[&f.game])?;
         }
         if let Some(now) = commit.heartbeat {
             tx.execute(
@@ -100,35 +147,55 @@ impl Backend for Postgres {
             )?;
         }
         // Each statement is prepared once per batch (a round trip), when first needed.
-        let (mut game, mut pending) = (None, None);
-        let mut row = commit.first_id;
+        let (mut game, mut pending, mut held) = (None, None, None);
         for change in commit.changes {
-            match change {
+            made.push(match change {
                 Change::Game(g) => {
+                    // A game is written over a stored one only if that is not further on,
+                    // counting its pending moves (a move at the game's own number is
+                    // another state of it).
                     let st = match &game {
                         Some(st) => st,
                         None => game.insert(tx.prepare(
-                            "INSERT INTO games (id, live, updated_ms, data)
-                             VALUES ($1, $2, $3, $4)
+                            "INSERT INTO games (id, live, updated_ms, seq, data)
+                             VALUES ($1, $2, $3, $4, $5)
                              ON CONFLICT (id) DO UPDATE SET live = EXCLUDED.live,
-                                 updated_ms = EXCLUDED.updated_ms, data = EXCLUDED.data",
+                                 updated_ms = EXCLUDED.updated_ms, seq = EXCLUDED.seq,
+                                 data = EXCLUDED.data
+                             WHERE games.seq <= EXCLUDED.seq AND NOT EXISTS
+                                 (SELECT 1 FROM pending_moves p
+                                  WHERE p.game = EXCLUDED.id AND p.seq >= EXCLUDED.seq)",
                         )?),
                     };
-                    tx.execute(st, &[&g.id, &g.live, &g.updated_ms, &g.data])?;
+                    let seq = g.seq as i64;
+                    let written = tx.execute(st, &[&g.id, &g.live, &g.updated_ms, &seq, &g.data])? > 0;
+                    if written {
+                        let st = match &held {
+                            Some(st) => st,
+                            None => held.insert(tx.prepare(HELD)?),
+                        };
+                        tx.execute(st, &[&g.id])?;
+                    }
+                    written
                 }
                 Change::Move(m) => {
+                    // A move is kept only if it follows the stored state: the row's, or its
+                    // last pending move's (and no move with its number is there yet).
                     let st = match &pending {
                         Some(st) => st,
                         None => pending.insert(tx.prepare(
-                            "INSERT INTO pending_moves
-                             (id, game, seq, at_ms, mover, move, left_ms)
-                             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                            "INSERT INTO pending_moves (game, seq, at_ms, mover, move, left_ms)
+                             SELECT $1::text, $2::bigint, $3::bigint, $4::smallint, $5::text, $6::bigint
+                             WHERE EXISTS (SELECT 1 FROM games WHERE id = $1 AND seq < $2)
+                               AND (EXISTS (SELECT 1 FROM games WHERE id = $1 AND seq = $2 - 1)
+                                 OR EXISTS (SELECT 1 FROM pending_moves
+                                            WHERE game = $1 AND seq = $2 - 1))
+                             ON CONFLICT DO NOTHING",
                         )?),
                     };
                     tx.execute(
                         st,
                         &[
-                            &row,
                             &m.game,
                             &(m.seq as i64),
                             &m.at_ms,
@@ -136,8 +203,7 @@ impl Backend for Postgres {
                             &m.text,
                             &m.left_ms,
                         ],
-                    )?;
-                    row += 1;
+                    )? > 0
                 }
                 Change::SetAside { id, why, at_ms } => {
                     tx.execute(
@@ -145,7 +211,7 @@ impl Backend for Postgres {
                          VALUES ($1, $2, $3, (SELECT data FROM games WHERE id = $1),
                              (SELECT json_agg(json_build_object('seq', seq, 'at_ms', at_ms,
                                  'mover', mover, 'move', move, 'left_ms', left_ms)
-                                 ORDER BY id)::text
+                                 ORDER BY seq)::text
                               FROM pending_moves WHERE game = $1))
                          ON CONFLICT (id) DO UPDATE SET reason = EXCLUDED.reason,
                              at_ms = EXCLUDED.at_ms",
@@ -153,45 +219,25 @@ impl Backend for Postgres {
                     )?;
                     tx.execute("DELETE FROM pending_moves WHERE game = $1", &[id])?;
                     tx.execute("DELETE FROM games WHERE id = $1", &[id])?;
+                    true
                 }
-            }
+            });
         }
         tx.commit()?;
-        Ok(())
+        Ok(made)
     }
 
     fn pending_moves(&mut self, game: Option<&str>) -> anyhow::Result<Vec<PendingMove>> {
         let rows = match game {
             Some(g) => self.0.query(
-                &format!("{PENDING_COLUMNS} WHERE game = $1 ORDER BY id"),
+                &format!("{PENDING_COLUMNS} WHERE game = $1 ORDER BY seq"),
                 &[&g],
             )?,
             None => self
                 .0
-                .query(&format!("{PENDING_COLUMNS} ORDER BY id"), &[])?,
+                .query(&format!("{PENDING_COLUMNS} ORDER BY game, seq"), &[])?,
         };
         Ok(rows.iter().map(pending).collect())
-    }
-
-    fn pending_moves_in(&mut self, ids: &[i64]) -> anyhow::Result<Vec<PendingMove>> {
-        Ok(self
-            .0
-            .query(
-                &format!("{PENDING_COLUMNS} WHERE id = ANY($1) ORDER BY id"),
-                &[&ids],
-            )?
-            .iter()
-            .map(pending)
-            .collect())
-    }
-
-    fn pending_rows(&mut self) -> anyhow::Result<Vec<(i64, String)>> {
-        Ok(self
-            .0
-            .query("SELECT id, game FROM pending_moves ORDER BY id", &[])?
-            .iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect())
     }
 
     fn game_data(&mut self, id: &str) -> anyhow::Result<Option<String>> {

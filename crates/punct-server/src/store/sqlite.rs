@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::backend::{Backend, Change, Commit, PENDING_COLUMNS};
+use super::backend::{Backend, Change, Commit, PENDING_COLUMNS, seq_in};
 use crate::room::PendingMove;
 
 /// A connection to an SQLite file.
@@ -36,13 +36,31 @@ fn pending(r: &rusqlite::Row) -> rusqlite::Result<PendingMove> {
     })
 }
 
+/// Whether table `table` has a column `column`.
+fn has_column(conn: &Connection, table: &str, column: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = ?2",
+        [table, column],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+}
+
 impl Backend for Sqlite {
     fn init(&mut self) -> anyhow::Result<()> {
-        self.0.execute_batch(
+        let tx = self.0.transaction()?;
+        // Databases of earlier versions numbered the pending moves' rows in the server; their
+        // moves are carried over to rows keyed by game and sequence number.
+        let numbered = has_column(&tx, "pending_moves", "id")?;
+        if numbered {
+            tx.execute_batch("ALTER TABLE pending_moves RENAME TO pending_moves_numbered;")?;
+        }
+        tx.execute_batch(
             "CREATE TABLE IF NOT EXISTS games (
                 id TEXT PRIMARY KEY,
                 live INTEGER NOT NULL,
                 updated_ms INTEGER NOT NULL,
+                seq INTEGER NOT NULL DEFAULT 0,
                 data TEXT NOT NULL
             );
             CREATE INDEX IF NOT EXISTS games_recent ON games (live, updated_ms);
@@ -51,14 +69,14 @@ impl Backend for Sqlite {
                 value INTEGER NOT NULL
             );
             CREATE TABLE IF NOT EXISTS pending_moves (
-                id INTEGER PRIMARY KEY,
                 game TEXT NOT NULL,
                 seq INTEGER NOT NULL,
                 at_ms INTEGER NOT NULL,
                 mover INTEGER NOT NULL,
                 move TEXT NOT NULL,
-                left_ms INTEGER
-            );
+                left_ms INTEGER,
+                PRIMARY KEY (game, seq)
+            ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS damaged_games (
                 id TEXT PRIMARY KEY,
                 reason TEXT NOT NULL,
@@ -67,6 +85,35 @@ impl Backend for Sqlite {
                 pending TEXT
             );",
         )?;
+        if numbered {
+            tx.execute_batch(
+                "INSERT OR IGNORE INTO pending_moves (game, seq, at_ms, mover, move, left_ms)
+                 SELECT game, seq, at_ms, mover, move, left_ms FROM pending_moves_numbered
+                 ORDER BY id;
+                 DROP TABLE pending_moves_numbered;",
+            )?;
+        }
+        // Rows of earlier versions get their sequence numbers from their data.
+        if !has_column(&tx, "games", "seq")? {
+            tx.execute_batch("ALTER TABLE games ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;")?;
+            let rows: Vec<(String, String)> = tx
+                .prepare("SELECT id, data FROM games")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            let mut set = tx.prepare("UPDATE games SET seq = ?2 WHERE id = ?1")?;
+            for (id, data) in rows {
+                set.execute(params![id, seq_in(&data)])?;
+            }
+        }
+        if numbered {
+            // Earlier versions deleted a game's pending moves some time after it was stored
+            // whole.
+            tx.execute_batch(
+                "DELETE FROM pending_moves
+                 WHERE seq <= (SELECT seq FROM games WHERE id = pending_moves.game);",
+            )?;
+        }
+        tx.commit()?;
         // Checkpoints run on their own thread rather than inside some unlucky commit (see
         // the store's writer).
         self.0.pragma_update(None, "wal_autocheckpoint", 0)?;
@@ -86,49 +133,68 @@ impl Backend for Sqlite {
         Ok(self.0.execute_batch("PRAGMA wal_checkpoint(PASSIVE);")?)
     }
 
-    fn commit(&mut self, commit: &Commit) -> anyhow::Result<()> {
+    fn commit(&mut self, commit: &Commit) -> anyhow::Result<Vec<bool>> {
         let tx = self.0.transaction()?;
-        for (id, data, updated_ms) in commit.folds {
-            tx.prepare_cached("UPDATE games SET updated_ms = ?2, data = ?3 WHERE id = ?1")?
-                .execute(params![id, updated_ms, data])?;
-        }
-        if let Some(below) = commit.trim_below {
-            tx.prepare_cached("DELETE FROM pending_moves WHERE id < ?1")?
-                .execute([below])?;
-        }
-        if let Some(now) = commit.heartbeat {
-            tx.prepare_cached(
-                "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
-                 ON CONFLICT (key) DO UPDATE SET value = ?1",
-            )?
-            .execute([now])?;
-        }
+        let mut made = Vec::with_capacity(commit.changes.len());
         {
+            // The pending moves up to a game's stored sequence number are part of its row.
+            let mut held = tx.prepare_cached(
+                "DELETE FROM pending_moves
+                 WHERE game = ?1 AND seq <= (SELECT seq FROM games WHERE id = ?1)",
+            )?;
+            for f in commit.folds {
+                tx.prepare_cached(
+                    "UPDATE games SET updated_ms = ?2, data = ?3, seq = ?4
+                     WHERE id = ?1 AND seq < ?4",
+                )?
+                .execute(params![f.game, f.updated_ms, f.data, f.seq as i64])?;
+                held.execute([&f.game])?;
+            }
+            if let Some(now) = commit.heartbeat {
+                tx.prepare_cached(
+                    "INSERT INTO meta (key, value) VALUES ('alive_ms', ?1)
+                     ON CONFLICT (key) DO UPDATE SET value = ?1",
+                )?
+                .execute([now])?;
+            }
+            // A game is written over a stored one only if that is not further on, counting
+            // its pending moves (a move at the game's own number is another state of it).
             let mut game = tx.prepare_cached(
-                "INSERT INTO games (id, live, updated_ms, data) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (id) DO UPDATE SET live = ?2, updated_ms = ?3, data = ?4",
+                "INSERT INTO games (id, live, updated_ms, seq, data) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (id) DO UPDATE SET live = ?2, updated_ms = ?3, seq = ?4, data = ?5
+                 WHERE games.seq <= ?4 AND NOT EXISTS
+                     (SELECT 1 FROM pending_moves WHERE game = ?1 AND seq >= ?4)",
             )?;
+            // A move is kept only if it follows the stored state: the row's, or its last
+            // pending move's (and no move with its number is there yet).
             let mut pending = tx.prepare_cached(
-                "INSERT INTO pending_moves (id, game, seq, at_ms, mover, move, left_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO pending_moves (game, seq, at_ms, mover, move, left_ms)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6
+                 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1 AND seq < ?2)
+                   AND (EXISTS (SELECT 1 FROM games WHERE id = ?1 AND seq = ?2 - 1)
+                     OR EXISTS (SELECT 1 FROM pending_moves WHERE game = ?1 AND seq = ?2 - 1))
+                 ON CONFLICT DO NOTHING",
             )?;
-            let mut row = commit.first_id;
             for change in commit.changes {
-                match change {
+                made.push(match change {
                     Change::Game(g) => {
-                        game.execute(params![g.id, g.live, g.updated_ms, g.data])?;
+                        let seq = g.seq as i64;
+                        let written =
+                            game.execute(params![g.id, g.live, g.updated_ms, seq, g.data])? > 0;
+                        if written {
+                            held.execute([&g.id])?;
+                        }
+                        written
                     }
                     Change::Move(m) => {
                         pending.execute(params![
-                            row,
                             m.game,
                             m.seq as i64,
                             m.at_ms,
                             m.mover,
                             m.text,
                             m.left_ms
-                        ])?;
-                        row += 1;
+                        ])? > 0
                     }
                     Change::SetAside { id, why, at_ms } => {
                         tx.prepare_cached(
@@ -136,7 +202,7 @@ impl Backend for Sqlite {
                              VALUES (?1, ?2, ?3, (SELECT data FROM games WHERE id = ?1),
                                  (SELECT json_group_array(json_object('seq', seq, 'at_ms', at_ms,
                                      'mover', mover, 'move', move, 'left_ms', left_ms))
-                                  FROM pending_moves WHERE game = ?1))
+                                  FROM (SELECT * FROM pending_moves WHERE game = ?1 ORDER BY seq)))
                              ON CONFLICT (id) DO UPDATE SET reason = ?2, at_ms = ?3",
                         )?
                         .execute(params![id, why, at_ms])?;
@@ -144,44 +210,28 @@ impl Backend for Sqlite {
                             .execute([id])?;
                         tx.prepare_cached("DELETE FROM games WHERE id = ?1")?
                             .execute([id])?;
+                        true
                     }
-                }
+                });
             }
         }
         tx.commit()?;
-        Ok(())
+        Ok(made)
     }
 
     fn pending_moves(&mut self, game: Option<&str>) -> anyhow::Result<Vec<PendingMove>> {
         Ok(match game {
             Some(g) => self
                 .0
-                .prepare_cached(&format!("{PENDING_COLUMNS} WHERE game = ?1 ORDER BY id"))?
+                .prepare_cached(&format!("{PENDING_COLUMNS} WHERE game = ?1 ORDER BY seq"))?
                 .query_map([g], pending)?
                 .collect::<Result<_, _>>()?,
             None => self
                 .0
-                .prepare_cached(&format!("{PENDING_COLUMNS} ORDER BY id"))?
+                .prepare_cached(&format!("{PENDING_COLUMNS} ORDER BY game, seq"))?
                 .query_map([], pending)?
                 .collect::<Result<_, _>>()?,
         })
-    }
-
-    fn pending_moves_in(&mut self, ids: &[i64]) -> anyhow::Result<Vec<PendingMove>> {
-        let mut st = self
-            .0
-            .prepare_cached(&format!("{PENDING_COLUMNS} WHERE id = ?1"))?;
-        ids.iter()
-            .map(|id| Ok(st.query_row([id], pending)?))
-            .collect()
-    }
-
-    fn pending_rows(&mut self) -> anyhow::Result<Vec<(i64, String)>> {
-        Ok(self
-            .0
-            .prepare_cached("SELECT id, game FROM pending_moves ORDER BY id")?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?)
     }
 
     fn game_data(&mut self, id: &str) -> anyhow::Result<Option<String>> {

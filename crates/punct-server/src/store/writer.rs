@@ -2,21 +2,21 @@
 //! a single transaction (group commit) before it answers each writer, so a change is
 //! durable before the hub tells anyone of it, and many games moving at once share a commit.
 //!
-//! It also keeps `pending_moves` short: it folds the pending moves of games that hold up the
-//! oldest rows into their rows, and deletes in runs the rows no game needs any more. After
-//! a failed commit it learns from the database what is really there (a commit whose answer
-//! was lost may have been made), so that it never numbers a row twice nor deletes a row a
-//! game still needs.
+//! It also keeps each game's pending moves few: once a game has [`FOLD_AT`] of them, they are
+//! folded into its row. It keeps no other account of the database: rows are keyed by game
+//! and sequence number and every write is conditional on the stored state, so that a commit
+//! whose answer was lost, or another server writing to the same database, can never make it
+//! number a row twice or delete a row a game still needs.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-use super::backend::{Backend, Change, Commit};
-use super::{Location, folded};
+use super::backend::{Backend, Change, Commit, Fold};
+use super::{Location, WriteError, folded};
 use crate::outage::Outage;
 use crate::room::PendingMove;
 
@@ -37,23 +37,20 @@ const MAX_BATCH: usize = 256;
 /// How often the writer records that the server is alive when nothing else is written.
 const HEARTBEAT: Duration = Duration::from_secs(1);
 
-/// Once the oldest pending move lies this many rows behind the newest, the writer folds the
-/// games holding up the log (an idle game's moves would keep every later row alive).
-const FOLD_BEHIND: i64 = 1 << 16;
+/// A game's pending moves are folded into its row once it has this many: reading a game
+/// back then never replays more than this many moves, and a fold (reading the row and
+/// writing it whole) costs the writer about one move in this many.
+pub const FOLD_AT: u32 = 64;
 
 /// Most games folded after one commit, so that folding never holds up the moves waiting.
 const FOLDS_PER_COMMIT: usize = 4;
-
-/// Rows of `pending_moves` that no game needs any more are deleted once there are this many
-/// in a row: a few pages freed at once rather than a row at a time.
-const TRIM_EVERY: i64 = 256;
 
 /// A change and the writer waiting for it to be committed.
 pub struct Write {
     /// What to store.
     pub change: Change,
     /// Answered once the change is committed, or with the reason it was not.
-    pub done: oneshot::Sender<Result<(), String>>,
+    pub done: oneshot::Sender<Result<(), WriteError>>,
 }
 
 /// When the writer records next that the server is alive. The heartbeat rides along with the
@@ -82,134 +79,71 @@ impl Heartbeat {
     }
 }
 
-/// The writer's account of `pending_moves`: which rows each game still needs (its moves not
-/// yet folded into its row), so that rows no game needs can be deleted and the games holding
-/// up the oldest rows folded. Only the rows' ids are kept here: 8 bytes a move.
-pub(super) struct PendingLog {
-    /// The id of the next row.
-    next_id: i64,
-    /// Rows numbered below this are deleted.
-    kept_from: i64,
-    /// The ids of each game's pending moves' rows, oldest first.
-    games: HashMap<String, Vec<i64>>,
-    /// The games with pending moves by the id of their oldest one's row.
-    by_oldest: BTreeMap<i64, String>,
+/// How many pending moves each game has that this writer stored, to fold them in runs.
+/// A guess, not an account: a failed commit or another server's moves leave it wrong, and
+/// the fold reads what is really there.
+#[derive(Default)]
+pub(super) struct PendingCount {
+    games: HashMap<String, u32>,
 }
 
-/// Games taken out of the account to be folded, each with its pending moves' rows.
-type Due = Vec<(String, Vec<i64>)>;
-
-impl PendingLog {
-    /// The account of `pending_moves` holding `rows` (row id and game, in order).
-    pub(super) fn of(rows: Vec<(i64, String)>) -> PendingLog {
-        let first = rows.first().map_or(1, |r| r.0);
-        let mut log = PendingLog {
-            next_id: first,
-            kept_from: first,
-            games: HashMap::new(),
-            by_oldest: BTreeMap::new(),
-        };
-        for (id, game) in rows {
-            log.next_id = id;
-            log.add(game);
-        }
-        log
-    }
-
-    /// Counts a new row of `game`'s.
-    fn add(&mut self, game: String) {
-        let id = self.next_id;
-        self.next_id += 1;
-        match self.games.get_mut(&game) {
-            Some(rows) => rows.push(id),
-            None => {
-                self.by_oldest.insert(id, game.clone());
-                self.games.insert(game, vec![id]);
-            }
-        }
-    }
-
-    /// Takes note of a committed change (in commit order).
+impl PendingCount {
+    /// Takes note of a committed change.
     fn committed(&mut self, change: &Change) {
         match change {
             // The row holds all of the game now, or the game is gone.
             Change::Game(super::backend::GameRow { id, .. }) | Change::SetAside { id, .. } => {
-                if let Some(rows) = self.games.remove(id) {
-                    self.by_oldest.remove(&rows[0]);
-                }
+                self.games.remove(id);
             }
-            Change::Move(m) => self.add(m.game.clone()),
+            Change::Move(m) => *self.games.entry(m.game.clone()).or_default() += 1,
         }
     }
 
-    /// Takes out the games whose oldest pending move lies more than [`FOLD_BEHIND`] rows
-    /// behind the newest (at most [`FOLDS_PER_COMMIT`], the oldest first), to be folded.
-    fn take_due(&mut self) -> Due {
-        let mut due = Vec::new();
-        while due.len() < FOLDS_PER_COMMIT {
-            let Some(entry) = self.by_oldest.first_entry() else {
-                break;
-            };
-            if *entry.key() >= self.next_id - FOLD_BEHIND {
-                break;
-            }
-            let game = entry.remove();
-            if let Some(rows) = self.games.remove(&game) {
-                due.push((game, rows));
-            }
+    /// Takes out the games that have [`FOLD_AT`] pending moves or more (at most
+    /// [`FOLDS_PER_COMMIT`]), to be folded.
+    fn take_due(&mut self) -> Vec<String> {
+        let due: Vec<String> = self
+            .games
+            .iter()
+            .filter(|&(_, &n)| n >= FOLD_AT)
+            .map(|(game, _)| game.clone())
+            .take(FOLDS_PER_COMMIT)
+            .collect();
+        for game in &due {
+            self.games.remove(game);
         }
         due
     }
-
-    /// Puts back games taken out to be folded, when the fold failed.
-    fn put_back(&mut self, due: Due) {
-        for (game, rows) in due {
-            self.by_oldest.insert(rows[0], game.clone());
-            self.games.insert(game, rows);
-        }
-    }
-
-    /// The id below which no game needs the rows any more, if enough have gathered there to
-    /// be worth deleting.
-    fn trim_below(&self) -> Option<i64> {
-        let oldest = self
-            .by_oldest
-            .keys()
-            .next()
-            .copied()
-            .unwrap_or(self.next_id);
-        (oldest - self.kept_from >= TRIM_EVERY).then_some(oldest)
-    }
 }
 
-/// The folds for the next commit: the games holding up the oldest rows of `pending_moves`,
-/// taken out of `log`, with their moves folded into their rows. A game whose moves do not
-/// fit its row is set aside instead.
-fn folds(
-    db: &mut dyn Backend,
-    log: &mut PendingLog,
-) -> (Due, Vec<(String, String, i64)>, Vec<Change>) {
-    let due = log.take_due();
+/// The folds for the next commit: the games of `due` with their pending moves folded into
+/// their rows. A game whose moves do not fit its row is set aside instead; one whose moves
+/// cannot be read now is left for later.
+fn folds(db: &mut dyn Backend, due: &[String]) -> (Vec<Fold>, Vec<Change>) {
     let mut folds = Vec::new();
     let mut aside = Vec::new();
-    for (game, rows) in &due {
+    for game in due {
         let found = db
-            .pending_moves_in(rows)
+            .pending_moves(Some(game))
             .and_then(|moves| Ok((db.game_data(game)?, moves)));
         match found {
-            Ok((Some(data), moves)) => match folded(&data, &moves) {
-                Ok(fold) => folds.push((game.clone(), fold.0, fold.1)),
+            Ok((Some(data), moves)) if !moves.is_empty() => match folded(&data, &moves) {
+                Ok(fold) => folds.push(Fold {
+                    game: game.clone(),
+                    data: fold.data,
+                    updated_ms: fold.updated_ms,
+                    seq: fold.seq,
+                }),
                 Err(why) => aside.push(set_aside_unfit(game, &why)),
             },
-            Ok((None, _)) => {}
+            Ok(_) => {}
             Err(e) => {
                 tracing::warn!(game = %game, "cannot read pending moves to fold: {e}");
-                log.put_back(due);
-                return (Vec::new(), Vec::new(), Vec::new());
+                return (Vec::new(), Vec::new());
             }
         }
     }
-    (due, folds, aside)
+    (folds, aside)
 }
 
 /// The change that sets game `id`, whose pending moves do not fit it, aside for `why`,
@@ -235,15 +169,13 @@ pub(super) fn write_loop(
     rx: mpsc::Receiver<Write>,
     at: &Location,
     checkpointed: &AtomicBool,
-    mut log: PendingLog,
     last_commit: &AtomicI64,
 ) {
     let mut outage = Outage::new("storing to the database");
     // A moving average of the number of writes per commit.
     let mut batch_size = 1.0_f32;
     let mut heartbeat = Heartbeat::default();
-    // Whether `log` must be read again from the database before the next commit.
-    let mut unsure = false;
+    let mut pending = PendingCount::default();
     loop {
         // After each checkpoint of the checkpoint thread, the writer finishes the job itself
         // between two commits: with no write running it catches up with the whole log, and
@@ -283,61 +215,68 @@ pub(super) fn write_loop(
                 Err(e) => outage.failed(None, &e),
             }
         }
-        if unsure {
-            // A commit whose answer was lost may have been made: the database says which
-            // rows are there.
-            match db.pending_rows() {
-                Ok(rows) => {
-                    log = PendingLog::of(rows);
-                    unsure = false;
-                }
-                Err(e) => {
-                    let why = format!("database error: {e}");
-                    outage.failed(None, &why);
-                    for w in batch {
-                        let _ = w.done.send(Err(why.clone()));
-                    }
-                    continue;
-                }
-            }
-        }
-        // Folding and deleting ride with the batch (or the heartbeat): one commit, not two.
-        let (due, folds, aside) = folds(db.as_mut(), &mut log);
-        let trim_below = log.trim_below();
+        // Folding rides with the batch (or the heartbeat): one commit, not two.
+        let (folds, aside) = folds(db.as_mut(), &pending.take_due());
         let changes: Vec<&Change> = aside
             .iter()
             .chain(batch.iter().map(|w| &w.change))
             .collect();
         let commit = Commit {
             folds: &folds,
-            trim_below,
             heartbeat: heartbeat.take().then(crate::clock::now_ms),
             changes: &changes,
-            first_id: log.next_id,
         };
-        let result = db
-            .commit(&commit)
-            .map_err(|e| format!("database error: {e}"));
-        match &result {
-            Ok(()) => {
+        let result = db.commit(&commit);
+        let made = match result {
+            Ok(mut made) => {
                 outage.worked(None);
                 last_commit.store(crate::clock::now_ms(), Ordering::Relaxed);
-                if let Some(below) = trim_below {
-                    log.kept_from = below;
+                for (change, &made) in changes.iter().zip(&made) {
+                    if made {
+                        pending.committed(change);
+                    }
                 }
-                for change in &changes {
-                    log.committed(change);
-                }
+                Ok(made.split_off(aside.len()))
             }
             Err(e) => {
-                outage.failed(None, e);
-                log.put_back(due);
-                unsure = true;
+                let why = format!("database error: {e}");
+                outage.failed(None, &why);
+                Err(why)
+            }
+        };
+        match made {
+            Ok(made) => {
+                for (w, made) in batch.into_iter().zip(made) {
+                    let answer = if made {
+                        Ok(())
+                    } else {
+                        Err(WriteError::Stale(stale(&w.change)))
+                    };
+                    let _ = w.done.send(answer);
+                }
+            }
+            Err(why) => {
+                for w in batch {
+                    let _ = w.done.send(Err(WriteError::Failed(why.clone())));
+                }
             }
         }
-        for w in batch {
-            let _ = w.done.send(result.clone());
-        }
+    }
+}
+
+/// Why `change` was not made: the database holds a later state of its game (another server
+/// changed it), or none it follows.
+fn stale(change: &Change) -> String {
+    match change {
+        Change::Game(g) => format!(
+            "game {} has moved on in the database from its state {} here",
+            g.id, g.seq
+        ),
+        Change::Move(m) => format!(
+            "move {} (seq {}) of game {} does not follow the game's state in the database",
+            m.text, m.seq, m.game
+        ),
+        Change::SetAside { id, .. } => format!("game {id} could not be set aside"),
     }
 }
 
@@ -355,33 +294,36 @@ pub(super) fn by_game(moves: Vec<PendingMove>) -> Vec<(String, Vec<PendingMove>)
     games
 }
 
-/// Folds every pending move into its game's row and empties `pending_moves`: done at
-/// startup, before anything else is written. A game whose moves do not fit it is set aside.
+/// Folds every pending move into its game's row: done at startup, before anything else is
+/// written. A game whose moves do not fit it is set aside, and so are moves whose game is
+/// gone.
 pub(super) fn fold_all(db: &mut dyn Backend) -> anyhow::Result<()> {
     let mut folds = Vec::new();
     let mut aside = Vec::new();
     for (game, moves) in by_game(db.pending_moves(None)?) {
         let Some(data) = db.game_data(&game)? else {
+            aside.push(set_aside_unfit(
+                &game,
+                "pending moves of a game that is not stored",
+            ));
             continue;
         };
         match folded(&data, &moves) {
-            Ok((data, updated_ms)) => folds.push((game, data, updated_ms)),
+            Ok(fold) => folds.push(Fold {
+                game,
+                data: fold.data,
+                updated_ms: fold.updated_ms,
+                seq: fold.seq,
+            }),
             Err(why) => aside.push(set_aside_unfit(&game, &why)),
         }
     }
-    // The games set aside take their pending moves with them before the rest are deleted.
-    let mut commit = Commit {
-        folds: &[],
-        trim_below: None,
+    db.commit(&Commit {
+        folds: &folds,
         heartbeat: None,
         changes: &aside.iter().collect::<Vec<_>>(),
-        first_id: 1,
-    };
-    db.commit(&commit)?;
-    commit.folds = &folds;
-    commit.trim_below = Some(i64::MAX);
-    commit.changes = &[];
-    db.commit(&commit)
+    })?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -405,68 +347,39 @@ mod tests {
             id: game.into(),
             live: false,
             updated_ms: 0,
+            seq: 0,
             data: String::new(),
         })
     }
 
     #[test]
-    fn rows_no_game_needs_are_trimmed_in_runs() {
-        let mut log = PendingLog::of(Vec::new());
-        for seq in 0..TRIM_EVERY as u64 {
-            log.committed(&pending("a", seq));
+    fn a_game_is_folded_once_it_has_enough_pending_moves() {
+        let mut count = PendingCount::default();
+        for seq in 1..FOLD_AT as u64 {
+            count.committed(&pending("a", seq));
+            count.committed(&pending("b", seq));
         }
-        log.committed(&pending("b", 1));
-        // Game a still needs the first row.
-        assert_eq!(log.trim_below(), None);
-        // Its whole row is stored (it ended): every row before b's goes.
-        log.committed(&whole("a"));
-        assert_eq!(log.trim_below(), Some(TRIM_EVERY + 1));
-        log.kept_from = TRIM_EVERY + 1;
-        log.committed(&whole("b"));
-        // Only one more row is free: not yet worth a delete.
-        assert_eq!(log.trim_below(), None);
-        assert!(log.take_due().is_empty());
+        assert!(count.take_due().is_empty());
+        count.committed(&pending("a", FOLD_AT as u64));
+        assert_eq!(count.take_due(), ["a"]);
+        // Taken out: not due again until it has gathered as many more.
+        assert!(count.take_due().is_empty());
+        // A game stored whole has none pending any more.
+        count.committed(&whole("b"));
+        count.committed(&pending("b", FOLD_AT as u64));
+        assert!(count.take_due().is_empty());
     }
 
     #[test]
-    fn an_idle_game_is_folded_once_it_holds_up_the_log() {
-        let mut log = PendingLog::of(Vec::new());
-        log.committed(&pending("idle", 2));
-        log.committed(&pending("busy", 0));
-        log.committed(&pending("idle", 3));
-        for seq in 1..FOLD_BEHIND as u64 - 2 {
-            log.committed(&pending("busy", seq));
+    fn at_most_a_few_games_are_folded_at_once() {
+        let mut count = PendingCount::default();
+        for game in 0..2 * FOLDS_PER_COMMIT {
+            for seq in 1..=FOLD_AT as u64 {
+                count.committed(&pending(&game.to_string(), seq));
+            }
         }
-        assert!(log.take_due().is_empty());
-        log.committed(&pending("busy", FOLD_BEHIND as u64));
-        let due = log.take_due();
-        assert_eq!(
-            due,
-            [("idle".to_owned(), vec![1, 3])],
-            "all of its rows, in order"
-        );
-        // The busy game's oldest row is not far enough behind.
-        assert!(log.take_due().is_empty());
-        // A failed fold puts the game back as it was.
-        log.put_back(due.clone());
-        assert_eq!(log.take_due(), due);
-    }
-
-    #[test]
-    fn the_account_read_back_from_the_database_numbers_on_after_its_last_row() {
-        let rows = vec![
-            (7, "a".to_owned()),
-            (9, "b".to_owned()),
-            (12, "a".to_owned()),
-        ];
-        let mut log = PendingLog::of(rows);
-        assert_eq!(log.next_id, 13);
-        assert_eq!(log.games["a"], [7, 12]);
-        // Rows below the oldest one kept are gone already: nothing to delete there.
-        assert_eq!(log.kept_from, 7);
-        log.committed(&whole("a"));
-        log.committed(&whole("b"));
-        assert_eq!(log.trim_below(), None);
-        assert_eq!(PendingLog::of(Vec::new()).next_id, 1);
+        assert_eq!(count.take_due().len(), FOLDS_PER_COMMIT);
+        assert_eq!(count.take_due().len(), FOLDS_PER_COMMIT);
+        assert!(count.take_due().is_empty());
     }
 }
