@@ -3,7 +3,7 @@
 //!
 //! Every change to a game goes one way ([`Hub::apply`]): made in place on the room, stored,
 //! and only once it is committed told to everyone, with what follows from it started. The
-//! requests that change games run on tasks of their own ([`detached`]), so a client that
+//! requests that change games run on tasks of their own ([`Hub::detached`]), so a client that
 //! hangs up never cuts a change short; and should a change be cut short all the same (its
 //! storing failed, or a panic), the room is marked stale and read back from the database,
 //! which holds the truth, before anyone uses it again.
@@ -117,19 +117,6 @@ impl Drop for Unfinished<'_> {
     fn drop(&mut self) {
         self.0.stale.store(true, Ordering::Release);
     }
-}
-
-/// Runs `work` on a task of its own and waits for its result. The work goes on to its end
-/// even if the caller is dropped (a client that hangs up while its change is being stored):
-/// a change is stored, applied, broadcast and followed up whole, whatever the caller does.
-async fn detached<T: Send + 'static>(
-    work: impl Future<Output = Result<T, Error>> + Send + 'static,
-) -> Result<T, Error> {
-    tokio::spawn(work).await.unwrap_or_else(|e| {
-        Err(Error::internal(format!(
-            "the change failed and was not made: {e}"
-        )))
-    })
 }
 
 /// What the creator or joiner of a game gets back.
@@ -294,6 +281,23 @@ impl Hub {
                 None => tracing::error!(kind, "{e}"),
             }
         }
+    }
+
+    /// Runs `work`, a change of game `game` (if it has one yet), on a task of its own and
+    /// waits for its result. The work goes on to its end even if the caller is dropped (a
+    /// client that hangs up while its change is being stored): a change is stored, applied,
+    /// broadcast and followed up whole, whatever the caller does. A panic of the work is
+    /// answered and logged as an internal error of the game.
+    async fn detached<T: Send + 'static>(
+        &self,
+        game: Option<&str>,
+        work: impl Future<Output = Result<T, Error>> + Send + 'static,
+    ) -> Result<T, Error> {
+        tokio::spawn(work).await.unwrap_or_else(|e| {
+            let e = Error::internal(format!("the change failed and was not made: {e}"));
+            self.failed(game, &e);
+            Err(e)
+        })
     }
 
     /// Moves a game that cannot be restored out of the way, so that it never blocks the
@@ -473,7 +477,7 @@ impl Hub {
     /// Creates a game, returning the creator's seat.
     pub async fn create(&self, req: NewGame) -> Result<SeatGrant, Error> {
         let hub = self.clone();
-        detached(async move {
+        self.detached(None, async move {
             let created = hub.create_now(req).await;
             hub.seen(None, created)
         })
@@ -510,7 +514,7 @@ impl Hub {
     ) -> Result<SeatGrant, Error> {
         let (hub, game, name) = (self.clone(), id.to_owned(), name.to_owned());
         let invite = invite.map(str::to_owned);
-        detached(async move {
+        self.detached(Some(id), async move {
             let joined = hub.join_now(&game, &name, invite.as_deref()).await;
             hub.seen(Some(&game), joined)
         })
@@ -578,7 +582,7 @@ impl Hub {
     ) -> Result<(u64, Option<String>), Error> {
         let (hub, game) = (self.clone(), id.to_owned());
         let token = token.map(str::to_owned);
-        detached(async move {
+        self.detached(Some(id), async move {
             let done = hub
                 .act_now(&game, token.as_deref(), request, want_state)
                 .await;

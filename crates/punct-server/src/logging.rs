@@ -54,11 +54,26 @@ pub fn init(format: LogFormat) {
             .with_current_span(false)
             .try_init(),
     };
-    if installed.is_ok()
-        && let Some(bad) = bad
-    {
+    if installed.is_err() {
+        return;
+    }
+    if let Some(bad) = bad {
         tracing::warn!("RUST_LOG is not understood, logging at info: {bad}");
     }
+    // A panic (caught where it happened, so that the server goes on) is a failure like any
+    // other: one line of the log, in its format, rather than free text on standard error.
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| info.payload().downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("(no message)");
+        let location = info.location().map(ToString::to_string).unwrap_or_default();
+        let thread = std::thread::current();
+        let thread = thread.name().unwrap_or("unnamed");
+        tracing::error!(%location, thread, "panicked: {message}");
+    }));
 }
 
 #[cfg(test)]
