@@ -13,6 +13,7 @@
 
 mod board;
 mod cursor;
+mod hangup;
 mod new_game;
 mod panel;
 mod play;

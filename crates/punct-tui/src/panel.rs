@@ -292,31 +292,53 @@ pub fn legend(scale: Scale, marks: &[(&'static str, Color)]) -> Vec<Line<'static
     lines
 }
 
-/// The moves two plies a line, numbered, at most `rows` lines around the first `shown`
-/// moves' last one, which is highlighted.
-pub fn move_list(moves: &[Move], first: Colour, shown: usize, rows: usize) -> Vec<Line<'static>> {
+/// The moves played from `start`, two plies a line, numbered as records number them (a
+/// game from a set position may begin with `3...`), at most `rows` lines around the first
+/// `shown` moves' last one, which is highlighted.
+pub fn move_list(
+    moves: &[Move],
+    start: &Position,
+    shown: usize,
+    rows: usize,
+) -> Vec<Line<'static>> {
     let current = Style::new().fg(Color::Black).bg(Color::LightGreen);
     // A White move opens each numbered line; a game from a Black-to-move position starts
     // with a half line.
-    let offset = usize::from(first == Colour::Black);
+    let offset = usize::from(start.turn() == Colour::Black);
+    let first_number = usize::try_from(start.ply() / 2 + 1).unwrap_or(1);
+    // Every column as wide as the longest move and a space, so that long moves such as
+    // `K14-K15:0` never run into the next one.
+    let column = moves
+        .iter()
+        .map(|mv| mv.to_string().chars().count() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(MOVE_COLUMN);
     let numbered = (moves.len() + offset).div_ceil(2);
+    let number_width = (first_number + numbered).to_string().len().max(3);
     let shown_line = (shown + offset).saturating_sub(1) / 2;
     let from = shown_line
         .saturating_sub(rows / 2)
         .min(numbered.saturating_sub(rows));
     let mut lines = Vec::new();
     for line in from..numbered.min(from + rows) {
+        let number = first_number + line;
+        // The half line of a Black-to-move start reads `3...` as in records, the third dot
+        // taking a place of the empty column after it.
+        let half_line = line == 0 && offset == 1;
+        let dots = if half_line { "..." } else { ". " };
         let mut spans = vec![Span::styled(
-            format!("{:>3}. ", line + 1),
+            format!("{number:>number_width$}{dots}"),
             Style::new().gray(),
         )];
         for half in 0..2 {
             let ply = 2 * line + half;
             let Some(index) = ply.checked_sub(offset).filter(|&i| i < moves.len()) else {
-                spans.push(Span::raw("        "));
+                let blank = if half_line { column - 1 } else { column };
+                spans.push(Span::raw(" ".repeat(blank)));
                 continue;
             };
-            let text = format!("{:<8}", moves[index].to_string());
+            let text = format!("{:<column$}", moves[index].to_string());
             spans.push(if index + 1 == shown {
                 Span::styled(text, current)
             } else {
@@ -327,6 +349,9 @@ pub fn move_list(moves: &[Move], first: Colour, shown: usize, rows: usize) -> Ve
     }
     lines
 }
+
+/// Narrowest column of the move list: the width of the usual moves and a space.
+const MOVE_COLUMN: usize = 8;
 
 /// A turning wheel for work under way, with its time so far.
 pub fn spinner(elapsed: Duration) -> String {

@@ -13,7 +13,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crate::board::Marks;
 use crate::cursor::{Arrow, Cursor};
 use crate::new_game::{Choice, NewGame};
-use crate::prompt::{Edit, Prompt, Purpose};
+use crate::prompt::{Edit, History, Prompt, Purpose};
 use crate::record_file;
 use crate::worker::{Update, Worker};
 
@@ -70,6 +70,8 @@ pub struct Play {
     selection: Option<Selection>,
     rotation: u8,
     prompt: Option<Prompt>,
+    /// The moves typed so far, which ↑ recalls in the text field.
+    typed: History,
     message: Option<Message>,
     worker: Option<Worker>,
     progress: Option<SearchInfo>,
@@ -110,6 +112,7 @@ impl Play {
             selection: None,
             rotation: 0,
             prompt: None,
+            typed: History::default(),
             message: Some(Message::Info(
                 "Pick a reserve piece with T C E L M R (or p), or a piece on the board with Enter"
                     .to_owned(),
@@ -282,7 +285,11 @@ impl Play {
         }
         if let Some(prompt) = &mut self.prompt {
             let purpose = prompt.purpose;
-            match prompt.key(key) {
+            let history = match purpose {
+                Purpose::Move => self.typed.entries(),
+                Purpose::Save => &[],
+            };
+            match prompt.key(key, history) {
                 Edit::Typing => {}
                 Edit::Cancel => {
                     self.prompt = None;
@@ -291,7 +298,10 @@ impl Play {
                 Edit::Submit(text) => {
                     self.prompt = None;
                     match purpose {
-                        Purpose::Move => self.play_text(&text),
+                        Purpose::Move => {
+                            self.typed.add(&text);
+                            self.play_text(&text);
+                        }
                         Purpose::Save => {
                             let home = std::env::var_os("HOME").map(PathBuf::from);
                             self.save(&expand_home(&text, home.as_deref()));
@@ -590,7 +600,8 @@ impl Play {
         if !self.may_move() {
             return;
         }
-        match Move::parse(text) {
+        // Move text is capitals only, so lower case can only mean the same move.
+        match Move::parse(&text.to_ascii_uppercase()) {
             Ok(mv) => self.play_move(mv),
             Err(e) => self.refuse(e.to_string()),
         }

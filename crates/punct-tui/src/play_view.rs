@@ -11,6 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::board::{BoardView, Scale};
 use crate::panel;
 use crate::play::{Message, Opponent, Play, Selection};
+use crate::prompt::Purpose;
 use crate::screen::{Screen, layout};
 
 /// Rows under the board: two of messages, the text field, the keys.
@@ -153,8 +154,7 @@ impl Play {
         if rows > 1 && !game.moves().is_empty() {
             lines.push(Line::default());
             let moves = game.moves();
-            let first = game.start().turn();
-            lines.extend(panel::move_list(moves, first, moves.len(), rows - 1));
+            lines.extend(panel::move_list(moves, game.start(), moves.len(), rows - 1));
         }
         lines
     }
@@ -204,12 +204,25 @@ impl Play {
             None => Line::default(),
         };
         let field = match self.prompt() {
-            Some(prompt) => Line::from(vec![
-                Span::raw(format!("{}> ", prompt.purpose.label())).bold(),
-                Span::raw(prompt.text.clone()),
-                Span::raw("█").slow_blink(),
-                Span::raw("   (Enter confirms, Esc cancels)").gray(),
-            ]),
+            Some(prompt) => {
+                let (before, under, after) = prompt.split_at_cursor();
+                // The cursor: the character under it reversed, or a block after the text.
+                let cursor = match under {
+                    Some(c) => Span::raw(c.to_string()).reversed(),
+                    None => Span::raw("█").slow_blink(),
+                };
+                Line::from(vec![
+                    Span::raw(format!("{}> ", prompt.purpose.label())).bold(),
+                    Span::raw(before.to_owned()),
+                    cursor,
+                    Span::raw(after.to_owned()),
+                    Span::raw(match prompt.purpose {
+                        Purpose::Move => "   (Enter plays, Esc cancels, ↑ ↓ earlier moves)",
+                        Purpose::Save => "   (Enter confirms, Esc cancels)",
+                    })
+                    .gray(),
+                ])
+            }
             None => Line::default(),
         };
         let [message_area, field_area, keys_area] = [

@@ -409,8 +409,8 @@ impl Review {
                     lines.push(Line::default());
                 }
                 let moves = record.game.moves();
-                let first = record.game.start().turn();
-                lines.extend(panel::move_list(moves, first, self.shown, rows));
+                let start = record.game.start();
+                lines.extend(panel::move_list(moves, start, self.shown, rows));
             }
         }
         lines
