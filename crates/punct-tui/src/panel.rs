@@ -117,6 +117,23 @@ pub fn wrapped(text: &str, width: u16) -> Vec<String> {
     lines
 }
 
+/// `text` wrapped to `width` in at most `rows` lines, the last ending in ` …` when there is
+/// more.
+pub fn clipped(text: &str, width: u16, rows: usize) -> Vec<String> {
+    let mut lines = wrapped(text, width);
+    if rows > 0 && lines.len() > rows {
+        lines.truncate(rows);
+        let last = &mut lines[rows - 1];
+        while last.chars().count() + 2 > usize::from(width)
+            && let Some(space) = last.rfind(' ')
+        {
+            last.truncate(space);
+        }
+        last.push_str(" …");
+    }
+    lines
+}
+
 /// A count of nodes in a few characters: `950`, `12k`, `3.4M`.
 pub fn nodes(n: u64) -> String {
     match n {
@@ -254,8 +271,10 @@ pub const REVIEW_MARKS: [(&str, Color); 3] = [
 const LEGEND_WIDTH: usize = 42;
 
 /// What the glyphs of the board and its highlights (`marks`, each a name and colour) mean,
-/// in lines of at most 42 characters.
-pub fn legend(scale: Scale, marks: &[(&'static str, Color)]) -> Vec<Line<'static>> {
+/// in lines of at most 42 characters. Without colours (`colours` false) every highlight is
+/// shown reversed, or as half blocks beside a dot, so the legend names the highlights in a
+/// list rather than in their colours.
+pub fn legend(scale: Scale, marks: &[(&'static str, Color)], colours: bool) -> Vec<Line<'static>> {
     let dots = match scale {
         Scale::Compact => [
             "White 1 2 3, Black a b c: top dot's level",
@@ -276,6 +295,13 @@ pub fn legend(scale: Scale, marks: &[(&'static str, Color)]) -> Vec<Line<'static
         ]),
         Line::from("To win, join two parallel goal sides"),
     ]);
+    if !colours {
+        lines.push(Line::from("Marks, reversed or ▐ ▌ beside a dot:"));
+        let names: Vec<&str> = marks.iter().map(|&(name, _)| name).collect();
+        let list = wrapped(&names.join(", "), LEGEND_WIDTH as u16 - 2);
+        lines.extend(list.into_iter().map(|line| Line::from(format!("  {line}"))));
+        return lines;
+    }
     let mut line = vec![Span::raw("Marks:")];
     let mut used = "Marks:".len();
     for &(name, colour) in marks {
@@ -487,12 +513,71 @@ mod tests {
     fn legend_lines_fit_their_width_and_name_the_owners_glyphs() {
         for scale in Scale::LARGEST_FIRST {
             for marks in [&PLAY_MARKS[..], &REVIEW_MARKS[..]] {
-                for line in legend(scale, marks) {
-                    assert!(line.width() <= LEGEND_WIDTH, "{line} at {scale:?}");
+                for colours in [true, false] {
+                    for line in legend(scale, marks, colours) {
+                        assert!(line.width() <= LEGEND_WIDTH, "{line} at {scale:?}");
+                    }
                 }
             }
         }
-        let compact = legend(Scale::Compact, &PLAY_MARKS)[0].to_string();
+        let compact = legend(Scale::Compact, &PLAY_MARKS, true)[0].to_string();
         assert!(compact.contains("White 1 2 3, Black a b c"), "{compact}");
+    }
+
+    #[test]
+    fn without_colours_the_legend_lists_the_marks_apart() {
+        let lines = texts(&legend(Scale::Compact, &PLAY_MARKS, false));
+        assert_eq!(
+            lines[4..],
+            [
+                "Marks, reversed or ▐ ▌ beside a dot:",
+                "  last move, targets, in hand, at cursor,",
+                "  illegal, winning line",
+            ]
+        );
+        // No span keeps a colour that would be the only way to tell the marks apart.
+        let coloured = legend(Scale::Compact, &REVIEW_MARKS, false)
+            .iter()
+            .flat_map(|line| line.spans.clone())
+            .any(|span| span.style.bg.is_some());
+        assert!(!coloured);
+    }
+
+    #[test]
+    fn the_move_list_keeps_long_moves_apart_and_counts_from_the_start_position() {
+        let moves = [
+            "EL16:2",
+            "TN11:2",
+            "LP11:5",
+            "TL15:0",
+            "RK12:5",
+            "LP14:3",
+            "K12-J11:5",
+            "N11-N14:0",
+            "J11-H11:1",
+            "P14-H14:2",
+            "P11-Q11:1",
+        ]
+        .map(|mv| Move::parse(mv).unwrap());
+        // Five moves in: Black to move, ply 5, the third move's half.
+        let mut game = punct_core::Game::new(punct_core::Variant::Standard);
+        for &mv in &moves[..5] {
+            game.play(mv).unwrap();
+        }
+        let pos = game.position().clone();
+        let lines = texts(&move_list(&moves[5..], &pos, 6, 10));
+        assert_eq!(
+            lines,
+            [
+                "  3...         LP14:3    ",
+                "  4. K12-J11:5 N11-N14:0 ",
+                "  5. J11-H11:1 P14-H14:2 ",
+                "  6. P11-Q11:1           ",
+            ]
+        );
+        // From the empty board: `1.`, and the usual columns while moves are short.
+        let start = Position::new(punct_core::Variant::Standard);
+        let short = [Move::parse("TE4:0").unwrap(), Move::parse("TK5:0").unwrap()];
+        assert_eq!(texts(&move_list(&short, &start, 2, 10)), ["  1. TE4:0   TK5:0   "]);
     }
 }

@@ -98,6 +98,17 @@ const START_CELL: Cell = match Cell::from_coords(8, 8) {
 impl Play {
     /// A new game; the computer starts thinking at once if it has White.
     pub fn new(options: PlayOptions) -> Play {
+        Play::resume(options, Game::new(options.variant), None)
+    }
+
+    /// Plays on `game`, which may come from a record or start from a set position (its
+    /// variant replaces the options'); the computer starts thinking at once if it is its
+    /// turn. `file` is the record file the game came from, which saving offers to replace.
+    pub fn resume(options: PlayOptions, game: Game, file: Option<PathBuf>) -> Play {
+        let options = PlayOptions {
+            variant: game.start().variant(),
+            ..options
+        };
         let worker = match options.opponent {
             Opponent::Computer { level, .. } => Some(Worker::spawn(Options {
                 level,
@@ -106,7 +117,7 @@ impl Play {
             Opponent::Human => None,
         };
         let mut play = Play {
-            game: Game::new(options.variant),
+            game,
             options,
             cursor: Cursor::new(START_CELL),
             selection: None,
@@ -121,7 +132,7 @@ impl Play {
             progress: None,
             unsaved: false,
             quit_asked: false,
-            saved_to: None,
+            saved_to: file,
             replace_asked: None,
             new_game: None,
             help: false,
@@ -583,12 +594,17 @@ impl Play {
             Some(Selection::Board(at)) => piece_cells(pos, at),
             _ => Bitboard::EMPTY,
         };
+        let after = self
+            .verdict()
+            .filter(|(_, verdict)| verdict.is_ok())
+            .and_then(|(mv, _)| position_after(pos, mv));
         Marks {
             cursor: Some(self.cursor.cell),
             last_move: last_move_cells(pos, self.game.moves().last().copied()),
             origin,
             targets,
             preview,
+            after,
             chain: match self.game.outcome().and_then(|o| o.winner) {
                 Some(winner) => pos.winning_chain(winner),
                 None => Bitboard::EMPTY,
@@ -707,6 +723,12 @@ fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
         }
         _ => PathBuf::from(text),
     }
+}
+
+/// The position after `mv`, when it is legal in `pos`.
+pub fn position_after(pos: &Position, mv: Move) -> Option<Position> {
+    let mut after = pos.clone();
+    after.play(mv).ok().map(|_| after)
 }
 
 /// The cells of the piece that `last` moved or placed to reach `pos`.
@@ -1007,7 +1029,7 @@ mod tests {
         press(&mut play, KeyCode::Enter);
         assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
         assert_eq!(
-            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0].1.game.moves().len(),
             1
         );
         // Saving again offers the same file and replaces it without asking.
@@ -1018,7 +1040,7 @@ mod tests {
         assert_eq!(play.prompt().unwrap().text, path.to_str().unwrap());
         press(&mut play, KeyCode::Enter);
         assert_eq!(
-            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0].1.game.moves().len(),
             2
         );
         // Another game asks before replacing an existing file, and Esc keeps it.
@@ -1030,7 +1052,7 @@ mod tests {
         assert!(refusal(&other).contains("already exists"));
         press(&mut other, KeyCode::Esc);
         assert_eq!(
-            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0].1.game.moves().len(),
             2
         );
         press(&mut other, KeyCode::Char('s'));
@@ -1040,7 +1062,7 @@ mod tests {
         assert_eq!(other.prompt().unwrap().text, path.to_str().unwrap());
         press(&mut other, KeyCode::Enter);
         assert_eq!(
-            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0].1.game.moves().len(),
             0
         );
         std::fs::remove_file(&path).unwrap();
@@ -1075,7 +1097,7 @@ mod tests {
         press(&mut play, KeyCode::Enter);
         assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
         assert_eq!(
-            record_file::load_all(&offered).unwrap()[0]
+            record_file::load_all(&offered).unwrap().games[0].1
                 .game
                 .moves()
                 .len(),

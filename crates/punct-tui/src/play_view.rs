@@ -12,7 +12,7 @@ use crate::board::{BoardView, Scale};
 use crate::panel;
 use crate::play::{Message, Opponent, Play, Selection};
 use crate::prompt::Purpose;
-use crate::screen::{Screen, layout};
+use crate::screen::{Screen, colours_unwanted, layout};
 
 /// Rows under the board: two of messages, the text field, the keys.
 const FOOTER_HEIGHT: u16 = 4;
@@ -81,7 +81,7 @@ impl Screen for Play {
             panel::help_window(
                 frame,
                 &HELP,
-                &panel::legend(areas.scale, &panel::PLAY_MARKS),
+                &panel::legend(areas.scale, &panel::PLAY_MARKS, !colours_unwanted()),
             );
         }
         if let Some(dialog) = self.new_game_dialog() {
@@ -144,7 +144,7 @@ impl Play {
         lines.push(Line::default());
         let mut lines = panel::with_stack(lines, pos, self.cursor(), usize::from(area.height));
         // The legend and the latest moves, in what room is left.
-        let legend = panel::legend(scale, &panel::PLAY_MARKS);
+        let legend = panel::legend(scale, &panel::PLAY_MARKS, !colours_unwanted());
         let mut rows = usize::from(area.height).saturating_sub(lines.len() + 1);
         if rows >= legend.len() + 1 + LEGEND_ROOM_FOR_MOVES {
             lines.push(Line::default());

@@ -234,7 +234,7 @@ mod tests {
         assert_eq!(p.text, "CE14:");
         // Characters of more than one byte are edited as characters.
         let mut p = Prompt::new(Purpose::Save, "~/jeu-é.pgn");
-        for _ in 0..5 {
+        for _ in 0..4 {
             press(&mut p, KeyCode::Left);
         }
         press(&mut p, KeyCode::Backspace);

@@ -128,7 +128,7 @@ fn suspend(terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
 }
 
 /// Whether the person asked for no colours by setting `NO_COLOR` (<https://no-color.org>).
-fn colours_unwanted() -> bool {
+pub fn colours_unwanted() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
 }
 
