@@ -659,7 +659,11 @@ fn close_the_terminal(tmux: Tmux, doing: &str) {
         std::thread::sleep(Duration::from_millis(10));
     }
     let took = closed.elapsed();
-    assert!(ended(&pid), "the program outlived its terminal {doing}");
+    if !ended(&pid) {
+        // Not left behind spinning after the test.
+        let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        panic!("the program outlived its terminal {doing}");
+    }
     assert!(
         took < Duration::from_secs(1),
         "the program took {took:?} to end after its terminal went away {doing}"
