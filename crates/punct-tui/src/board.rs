@@ -470,7 +470,10 @@ mod tests {
                 Scale::Compact => ("a", "a"),
                 Scale::Wide | Scale::Large => ("B", "b"),
             };
-            assert_eq!([glyph("K5"), glyph("K4"), glyph("J4")], [punct, minor, minor]);
+            assert_eq!(
+                [glyph("K5"), glyph("K4"), glyph("J4")],
+                [punct, minor, minor]
+            );
             for name in ["K5", "K4", "J4"] {
                 let style = buf[spots(&pos, scale, name)[0]].style();
                 assert_eq!(style.bg, Some(Color::Green), "{name} at {scale:?}");
@@ -486,7 +489,10 @@ mod tests {
         };
         let buf = draw(&pos, &illegal, Scale::Compact);
         assert_eq!(buf[spots(&pos, Scale::Compact, "E4")[0]].symbol(), "1");
-        assert_eq!(buf[spots(&pos, Scale::Compact, "E4")[0]].style().bg, Some(Color::White));
+        assert_eq!(
+            buf[spots(&pos, Scale::Compact, "E4")[0]].style().bg,
+            Some(Color::White)
+        );
     }
 
     #[test]

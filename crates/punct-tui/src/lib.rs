@@ -44,7 +44,7 @@ pub enum Start {
     /// The empty board of the options' variant.
     Empty,
     /// A set position, as `punct show` prints them; its variant is the game's.
-    Position(Position),
+    Position(Box<Position>),
     /// The end of game `game` (counted from 1) of the record file `path`, such as `s`
     /// saves: the game is played on from there, its moves kept for take-back.
     Record {
@@ -59,7 +59,7 @@ pub enum Start {
 pub fn play(options: PlayOptions, start: Start) -> anyhow::Result<()> {
     let mut play = match start {
         Start::Empty => Play::new(options),
-        Start::Position(position) => Play::resume(options, Game::from_position(position), None),
+        Start::Position(position) => Play::resume(options, Game::from_position(*position), None),
         Start::Record { path, game } => {
             let (record, count) = record_file::load_game(&path, game)?;
             // Saving offers to replace the file only when the game is all it holds.

@@ -578,6 +578,9 @@ mod tests {
         // From the empty board: `1.`, and the usual columns while moves are short.
         let start = Position::new(punct_core::Variant::Standard);
         let short = [Move::parse("TE4:0").unwrap(), Move::parse("TK5:0").unwrap()];
-        assert_eq!(texts(&move_list(&short, &start, 2, 10)), ["  1. TE4:0   TK5:0   "]);
+        assert_eq!(
+            texts(&move_list(&short, &start, 2, 10)),
+            ["  1. TE4:0   TK5:0   "]
+        );
     }
 }

@@ -817,6 +817,57 @@ mod tests {
     }
 
     #[test]
+    fn typed_moves_take_any_case_and_come_back_with_up() {
+        let mut play = two_people();
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, "te4:0");
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(play.game().moves()[0].to_string(), "TE4:0");
+        // ↑ recalls it; edited in the middle (4 → 5) it is Black's move elsewhere.
+        press(&mut play, KeyCode::Char(':'));
+        press(&mut play, KeyCode::Up);
+        assert_eq!(play.prompt().unwrap().text, "te4:0");
+        for key in [KeyCode::Left, KeyCode::Left, KeyCode::Backspace] {
+            press(&mut play, key);
+        }
+        typed(&mut play, "12");
+        press(&mut play, KeyCode::Home);
+        press(&mut play, KeyCode::Delete);
+        press(&mut play, KeyCode::Delete);
+        typed(&mut play, "TM");
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(play.game().moves()[1].to_string(), "TM12:0");
+        press(&mut play, KeyCode::Char(':'));
+        press(&mut play, KeyCode::Up);
+        assert_eq!(play.prompt().unwrap().text, "TM12:0");
+        press(&mut play, KeyCode::Up);
+        assert_eq!(play.prompt().unwrap().text, "te4:0");
+    }
+
+    #[test]
+    fn a_game_resumed_from_a_file_saves_back_to_it() {
+        let mut game = Game::new(Variant::Basic);
+        game.play(Move::parse("TE4:0").unwrap()).unwrap();
+        let file = PathBuf::from("/somewhere/game.pgn");
+        let mut play = Play::resume(
+            PlayOptions {
+                variant: Variant::Standard,
+                ..two_people().options
+            },
+            game,
+            Some(file.clone()),
+        );
+        assert_eq!(play.options().variant, Variant::Basic);
+        assert_eq!(play.game().moves().len(), 1);
+        // Nothing new yet: q quits at once.
+        press(&mut play, KeyCode::Char('s'));
+        assert_eq!(play.prompt().unwrap().text, file.display().to_string());
+        press(&mut play, KeyCode::Esc);
+        press(&mut play, KeyCode::Char('q'));
+        assert!(play.is_done());
+    }
+
+    #[test]
     fn letters_with_ctrl_or_alt_are_not_commands() {
         let mut play = two_people();
         for text in ["TE4:0", "TM12:0"] {
@@ -1029,7 +1080,11 @@ mod tests {
         press(&mut play, KeyCode::Enter);
         assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
         assert_eq!(
-            record_file::load_all(&path).unwrap().games[0].1.game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0]
+                .1
+                .game
+                .moves()
+                .len(),
             1
         );
         // Saving again offers the same file and replaces it without asking.
@@ -1040,7 +1095,11 @@ mod tests {
         assert_eq!(play.prompt().unwrap().text, path.to_str().unwrap());
         press(&mut play, KeyCode::Enter);
         assert_eq!(
-            record_file::load_all(&path).unwrap().games[0].1.game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0]
+                .1
+                .game
+                .moves()
+                .len(),
             2
         );
         // Another game asks before replacing an existing file, and Esc keeps it.
@@ -1052,7 +1111,11 @@ mod tests {
         assert!(refusal(&other).contains("already exists"));
         press(&mut other, KeyCode::Esc);
         assert_eq!(
-            record_file::load_all(&path).unwrap().games[0].1.game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0]
+                .1
+                .game
+                .moves()
+                .len(),
             2
         );
         press(&mut other, KeyCode::Char('s'));
@@ -1062,7 +1125,11 @@ mod tests {
         assert_eq!(other.prompt().unwrap().text, path.to_str().unwrap());
         press(&mut other, KeyCode::Enter);
         assert_eq!(
-            record_file::load_all(&path).unwrap().games[0].1.game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0]
+                .1
+                .game
+                .moves()
+                .len(),
             0
         );
         std::fs::remove_file(&path).unwrap();
@@ -1097,7 +1164,8 @@ mod tests {
         press(&mut play, KeyCode::Enter);
         assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
         assert_eq!(
-            record_file::load_all(&offered).unwrap().games[0].1
+            record_file::load_all(&offered).unwrap().games[0]
+                .1
                 .game
                 .moves()
                 .len(),

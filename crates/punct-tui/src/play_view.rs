@@ -43,7 +43,10 @@ const HELP: [(&str, &str); 14] = [
     ),
     ("r ]  /  [", "turn the piece one sixth clockwise / back"),
     ("Esc", "put the piece back, clear the message"),
-    (": or /", "type a move: TE4:0 places, E4-E7:3 moves"),
+    (
+        ": or /",
+        "type a move, any case: TE4:0 places, e4-e7:3 moves",
+    ),
     (
         "u, Backspace",
         "take back your last move (and the computer's)",

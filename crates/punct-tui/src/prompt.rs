@@ -201,7 +201,10 @@ mod tests {
         press(&mut p, KeyCode::Char('1'));
         assert_eq!(press(&mut p, KeyCode::Enter), Edit::Submit("TE5:1".into()));
         assert_eq!(press(&mut p, KeyCode::Esc), Edit::Cancel);
-        p.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL), &[]);
+        p.key(
+            KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
+            &[],
+        );
         assert_eq!(p.text, "");
     }
 
@@ -227,9 +230,15 @@ mod tests {
         press(&mut p, KeyCode::Delete);
         press(&mut p, KeyCode::Right);
         assert_eq!(p.split_at_cursor(), ("CE14:0", None, ""));
-        p.key(KeyEvent::new(KeyCode::Char('a'), KeyModifiers::CONTROL), &[]);
+        p.key(
+            KeyEvent::new(KeyCode::Char('a'), KeyModifiers::CONTROL),
+            &[],
+        );
         assert_eq!(p.split_at_cursor(), ("", Some('C'), "E14:0"));
-        p.key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL), &[]);
+        p.key(
+            KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL),
+            &[],
+        );
         press(&mut p, KeyCode::Backspace);
         assert_eq!(p.text, "CE14:");
         // Characters of more than one byte are edited as characters.
@@ -252,7 +261,9 @@ mod tests {
         assert_eq!(history.entries(), ["TE4:0", "TM12:0", "E4-E7:3"]);
         let mut p = Prompt::new(Purpose::Move, "");
         typed(&mut p, "TD");
-        let key = |p: &mut Prompt, code| p.key(KeyEvent::new(code, KeyModifiers::NONE), history.entries());
+        let key = |p: &mut Prompt, code| {
+            p.key(KeyEvent::new(code, KeyModifiers::NONE), history.entries())
+        };
         key(&mut p, KeyCode::Up);
         assert_eq!(p.text, "E4-E7:3");
         key(&mut p, KeyCode::Up);

@@ -48,7 +48,9 @@ pub fn load_all(path: &Path) -> anyhow::Result<Loaded> {
     }
     match loaded.skipped.as_slice() {
         _ if !loaded.games.is_empty() => Ok(loaded),
-        [(_, only)] => Err(anyhow::Error::new(only.clone()).context(format!("in {}", path.display()))),
+        [(_, only)] => {
+            Err(anyhow::Error::new(only.clone()).context(format!("in {}", path.display())))
+        }
         all => {
             let why: Vec<String> = all.iter().map(|(n, e)| format!("game {n}: {e}")).collect();
             bail!("no game of {} reads: {}", path.display(), why.join("; "))
@@ -116,7 +118,10 @@ mod tests {
         assert_eq!(record.game.moves(), game.moves());
         assert_eq!((again.game.moves(), count), (game.moves(), 1));
         assert_eq!(record.tag("White"), Some("Ada"));
-        assert!(error.contains("no game 2") && error.contains("holds 1 game"), "{error}");
+        assert!(
+            error.contains("no game 2") && error.contains("holds 1 game"),
+            "{error}"
+        );
         assert!(load_all(&path).is_err());
         assert!(default_name().ends_with(".pgn"));
     }
@@ -141,7 +146,10 @@ mod tests {
         };
         assert_eq!(e.line, 11, "{e}");
         let error = format!("{:#}", load_game(&path, 3).unwrap_err());
-        assert!(error.contains("game 3") && error.contains("line 11"), "{error}");
+        assert!(
+            error.contains("game 3") && error.contains("line 11"),
+            "{error}"
+        );
         let (fourth, count) = load_game(&path, 4).unwrap();
         assert_eq!((fourth.tag("White"), count), (Some("Di"), 4));
         // One game alone that does not read: its error; several: each named.

@@ -418,17 +418,15 @@ impl Review {
                 .into_iter()
                 .map(|line| Line::from(line).fg(Color::LightRed)),
         );
-        lines.extend([
-            Line::from(match self.shown {
-                0 => format!("Start position (0 of {total} moves)"),
-                n => format!(
-                    "After move {n} of {total}: {} by {}",
-                    record.game.moves()[n - 1],
-                    !pos.turn()
-                ),
-            })
-            .fg(Color::LightGreen),
-        ]);
+        lines.extend([Line::from(match self.shown {
+            0 => format!("Start position (0 of {total} moves)"),
+            n => format!(
+                "After move {n} of {total}: {} by {}",
+                record.game.moves()[n - 1],
+                !pos.turn()
+            ),
+        })
+        .fg(Color::LightGreen)]);
         let comment = match self.shown {
             0 => record.intro.as_ref(),
             n => record.moves.get(n - 1).and_then(|m| m.comment.as_ref()),
@@ -724,6 +722,73 @@ mod tests {
                 "  4 White T PÜNCT (TE4:0)"
             ],
             "{text:?}"
+        );
+    }
+
+    #[test]
+    fn p_plays_on_from_the_position_shown() {
+        let text = "[Variant \"basic\"]\n\n1. TE4:0 TM12:0 2. TD6:1 *\n";
+        let record = Record::parse(text).unwrap();
+        let mut review =
+            Review::new(vec![record], 0, "r.pgn", Duration::from_millis(20), 1).unwrap();
+        press(&mut review, KeyCode::Left);
+        // Esc closes the dialog and the review goes on.
+        press(&mut review, KeyCode::Char('p'));
+        assert!(review.play_on.is_some());
+        press(&mut review, KeyCode::Esc);
+        assert!(review.play_on.is_none() && review.playing.is_none());
+        // The computer by default, the person playing the side to move (Black here): the
+        // computer waits for the person's move.
+        press(&mut review, KeyCode::Char('p'));
+        press(&mut review, KeyCode::Enter);
+        let play = review.playing.as_ref().expect("a game");
+        assert_eq!(play.game().moves().len(), 2);
+        assert_eq!(play.game().position().variant(), punct_core::Variant::Basic);
+        assert!(play.thinking().is_none());
+        // Keys now go to the game, and q there ends the program.
+        Screen::key(
+            &mut review,
+            KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE),
+        );
+        assert!(review.playing.as_ref().unwrap().prompt().is_some());
+        Screen::key(&mut review, KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        Screen::key(
+            &mut review,
+            KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE),
+        );
+        assert!(Screen::is_done(&review));
+    }
+
+    #[test]
+    fn skipped_games_are_named_with_why_and_numbers_stay_the_files() {
+        let games = Record::parse_all("[White \"Ada\"]\n\n1. TE4:0 *\n").unwrap();
+        let error = |line| punct_core::RecordError {
+            line,
+            message: "move 2 `TE4:0`: E4 is not free".to_owned(),
+        };
+        let loaded = Loaded {
+            games: vec![(2, games[0].clone()), (4, games[0].clone())],
+            skipped: vec![(1, error(3)), (3, error(11))],
+        };
+        let review = Review::of_file(loaded, 1, "d.pgn", Duration::from_millis(1), 1).unwrap();
+        let text = panel_text(&review, Rect::new(0, 0, 43, 30)).join("\n");
+        assert!(text.contains("Game 4 of 4 · [ ] other games"), "{text}");
+        assert!(
+            text.contains(
+                "Skipped games 1, 3 (damaged): game 1:\nrecord line 3: move 2 `TE4:0`: E4 is not\n"
+            ),
+            "{text}"
+        );
+        let single = Loaded {
+            games: vec![(1, games[0].clone())],
+            skipped: vec![(2, error(7))],
+        };
+        let review = Review::of_file(single, 0, "d.pgn", Duration::from_millis(1), 1).unwrap();
+        let text = panel_text(&review, Rect::new(0, 0, 43, 30)).join("\n");
+        assert!(text.contains("Game 1 of 2\n"), "{text}");
+        assert!(
+            text.contains("Skipped game 2: record line 7: move 2"),
+            "{text}"
         );
     }
 

@@ -256,7 +256,8 @@ fn assert_moves_apart(screen: &str, moves: &[&str]) {
 fn long_moves_keep_their_columns_apart() {
     let play = two_people(Variant::Standard, &LONG_MOVES);
     let record = Record::from_game(play.game().clone(), "Ada", "Bob", "2026.11.22");
-    let mut review = Review::new(vec![record], 0, "long.pgn", Duration::from_millis(10), 1).unwrap();
+    let mut review =
+        Review::new(vec![record], 0, "long.pgn", Duration::from_millis(10), 1).unwrap();
     for (width, height) in [(64, 22), (80, 24), (120, 30), (160, 50)] {
         let screen = draw(&review, width, height);
         assert_moves_apart(&screen, &LONG_MOVES);
@@ -293,8 +294,14 @@ fn a_game_from_a_set_position_is_numbered_as_its_record() {
     let record = from_a_set_position();
     assert!(record.tag("Position").is_some());
     assert!(record.to_string().contains("3... TK5:0 4. EJ8:5"));
-    let review = Review::new(vec![record.clone()], 0, "set.pgn", Duration::from_millis(10), 1)
-        .unwrap();
+    let review = Review::new(
+        vec![record.clone()],
+        0,
+        "set.pgn",
+        Duration::from_millis(10),
+        1,
+    )
+    .unwrap();
     let screen = draw(&review, 80, 24);
     assert!(screen.contains("3...       TK5:0"), "{screen}");
     assert!(screen.contains("4. EJ8:5   TL13:0"), "{screen}");
@@ -306,8 +313,16 @@ fn a_game_from_a_set_position_is_numbered_as_its_record() {
         movetime: Duration::from_millis(10),
         seed: 1,
     };
-    let mut play = Play::resume(options, Game::from_position(record.game.start().clone()), None);
-    assert_eq!(play.options().variant, Variant::Basic, "the position's variant");
+    let mut play = Play::resume(
+        options,
+        Game::from_position(record.game.start().clone()),
+        None,
+    );
+    assert_eq!(
+        play.options().variant,
+        Variant::Basic,
+        "the position's variant"
+    );
     for mv in ["TK5:0", "EJ8:5"] {
         press(&mut play, KeyCode::Char(':'));
         for c in mv.chars() {

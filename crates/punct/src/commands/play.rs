@@ -26,9 +26,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             // A number past usize is past any file's games too, and reported as such.
             game: usize::try_from(args.game).unwrap_or(usize::MAX),
         },
-        (None, Some(text)) => Start::Position(
+        (None, Some(text)) => Start::Position(Box::new(
             Position::from_text(&text).with_context(|| format!("bad --position `{text}`"))?,
-        ),
+        )),
         (None, None) => Start::Empty,
     };
     let options = PlayOptions {
