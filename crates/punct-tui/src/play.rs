@@ -823,7 +823,7 @@ mod tests {
         typed(&mut play, "te4:0");
         press(&mut play, KeyCode::Enter);
         assert_eq!(play.game().moves()[0].to_string(), "TE4:0");
-        // ↑ recalls it; edited in the middle (4 → 5) it is Black's move elsewhere.
+        // ↑ recalls it; edited (the 4 becomes 12, the `te` becomes `TM`) it is Black's move.
         press(&mut play, KeyCode::Char(':'));
         press(&mut play, KeyCode::Up);
         assert_eq!(play.prompt().unwrap().text, "te4:0");
@@ -859,10 +859,10 @@ mod tests {
         );
         assert_eq!(play.options().variant, Variant::Basic);
         assert_eq!(play.game().moves().len(), 1);
-        // Nothing new yet: q quits at once.
         press(&mut play, KeyCode::Char('s'));
         assert_eq!(play.prompt().unwrap().text, file.display().to_string());
         press(&mut play, KeyCode::Esc);
+        // Nothing new since the file: q quits at once.
         press(&mut play, KeyCode::Char('q'));
         assert!(play.is_done());
     }

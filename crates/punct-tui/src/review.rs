@@ -18,7 +18,7 @@ use crate::board::{BoardView, Marks, Scale};
 use crate::cursor::{Arrow, Cursor};
 use crate::new_game::{Choice, NewGame};
 use crate::panel;
-use crate::play::{Play, PlayOptions, last_move_cells, position_after};
+use crate::play::{Opponent, Play, PlayOptions, last_move_cells, position_after};
 use crate::record_file::Loaded;
 use crate::screen::{Screen, colours_unwanted, layout};
 use crate::worker::{Update, Worker};
@@ -154,7 +154,7 @@ impl Review {
 
     /// Starts the game set up in the play-on dialog from the position shown; the computer
     /// thinks as long per move as the analysis does.
-    fn play_on(&mut self, opponent: crate::play::Opponent) {
+    fn start_playing_on(&mut self, opponent: Opponent) {
         self.worker.cancel();
         let game = self.shown_game();
         let options = PlayOptions {
@@ -229,7 +229,7 @@ impl Review {
                 Choice::Cancel => self.play_on = None,
                 Choice::Start(opponent, _) => {
                     self.play_on = None;
-                    self.play_on(opponent);
+                    self.start_playing_on(opponent);
                 }
             }
             return;
