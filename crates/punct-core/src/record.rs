@@ -271,6 +271,14 @@ impl Record {
     /// writes them: a record ends where the next one's tag pairs begin. Errors name the
     /// line in the whole text.
     pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
+        Record::parse_each(text)?.into_iter().collect()
+    }
+
+    /// Reads the records of a text holding several one after another, each on its own: one
+    /// that does not read leaves the others readable. Each result is one game's, in the
+    /// order of the text; errors name the line in the whole text. Fails only when the text
+    /// holds no move text at all.
+    pub fn parse_each(text: &str) -> Result<Vec<Result<Record, RecordError>>, RecordError> {
         let lines: Vec<&str> = text.lines().collect();
         let mut starts = vec![0];
         let (mut in_body, mut in_comment) = (false, false);
@@ -299,7 +307,7 @@ impl Record {
             return Err(err(lines.len().max(1), "no game record: no move text"));
         }
         starts.push(lines.len());
-        starts
+        Ok(starts
             .windows(2)
             .map(|w| {
                 Record::parse(&lines[w[0]..w[1]].join("\n")).map_err(|e| RecordError {
@@ -307,7 +315,7 @@ impl Record {
                     message: e.message,
                 })
             })
-            .collect()
+            .collect())
     }
 }
 

@@ -8,6 +8,7 @@ fn read_everything(text: &str) {
     let _ = Position::from_text(text);
     let _ = Record::parse(text);
     let _ = Record::parse_all(text);
+    let _ = Record::parse_each(text);
 }
 
 /// Valid texts to mutate, so that the search reaches deep into each reader.

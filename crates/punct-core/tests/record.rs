@@ -207,6 +207,14 @@ fn a_file_of_records_reads_game_by_game() {
     let broken = format!("{}[Game \"PÜNCT\"\n{}", &text[..third], &text[third + 15..]);
     let e = Record::parse_all(&broken).unwrap_err();
     assert_eq!(e.line, line, "{e}");
+    // Read one by one, the broken game leaves the four others readable.
+    let each = Record::parse_each(&broken).unwrap();
+    assert_eq!(each.len(), 5);
+    assert_eq!(each[2].as_ref().unwrap_err().line, line);
+    for (k, read) in [0, 1, 3, 4].map(|k| (k, &each[k])) {
+        assert_eq!(read.as_ref().unwrap().to_string(), records[k].to_string());
+    }
+    assert!(Record::parse_each("").is_err());
     assert!(Record::parse_all("").is_err());
     assert!(Record::parse_all("[Game \"PÜNCT\"]\n").is_err());
 }

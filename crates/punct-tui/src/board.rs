@@ -100,11 +100,24 @@ pub struct Marks {
     /// The cells the selected piece would cover at the cursor (or the engine's best move
     /// would cover), and whether that is legal.
     pub preview: Option<(Bitboard, bool)>,
+    /// The position after the previewed move, when it is legal: the preview's cells show
+    /// the dots the piece would make there, so that the piece is seen whole, in colour or
+    /// not.
+    pub after: Option<Position>,
     /// The winner's connected dots once the game is over.
     pub chain: Bitboard,
 }
 
 impl Marks {
+    /// The dot the previewed move would leave on top of `cell`, if the preview covers it.
+    fn ghost(&self, cell: Cell) -> Option<Dot> {
+        let (cells, _) = self.preview?;
+        cells
+            .contains(cell)
+            .then(|| self.after.as_ref()?.top(cell))
+            .flatten()
+    }
+
     /// The colour `cell` is highlighted in, the most telling mark first.
     fn colour(&self, cell: Cell) -> Option<Color> {
         match self.preview {
@@ -228,7 +241,8 @@ impl Widget for BoardView<'_> {
             let (x, y) = scale.offset(c, r);
             let mark = marks.colour(cell);
             let top = self.position.top(cell);
-            let (text, mut style) = match top {
+            let ghost = marks.ghost(cell);
+            let (text, mut style) = match ghost.or(top) {
                 Some(dot) => dot_glyph(dot, scale),
                 None => {
                     let (glyph, colour) = empty_glyph(cell);
@@ -236,7 +250,9 @@ impl Widget for BoardView<'_> {
                 }
             };
             let width = text.chars().count() as u16;
-            match (mark, top) {
+            // A dot in the preview is filled with its mark like an empty cell: its text still
+            // names the owner.
+            match (mark, top.filter(|_| ghost.is_none())) {
                 (Some(colour), Some(_)) => {
                     if x > 0 {
                         gaps.entry((x - 1, y)).or_default()[1] = Some(colour);
@@ -431,6 +447,52 @@ mod tests {
         assert_eq!(buf[between].symbol(), "▌");
         assert_eq!(buf[between].style().fg, Some(Color::Yellow));
         assert_eq!(buf[between].style().bg, Some(Color::Yellow));
+    }
+
+    #[test]
+    fn a_legal_preview_shows_the_dots_the_piece_would_make() {
+        // Black's triangle about to be placed on K5 (K5 K4 J4), J4 jumping nothing.
+        let pos = Position::from_text("standard b 1 wTE4:0@1").unwrap();
+        let mut after = pos.clone();
+        after
+            .play(punct_core::Move::parse("TK5:0").unwrap())
+            .unwrap();
+        let marks = Marks {
+            cursor: Some(cell("K5")),
+            preview: Some((cells(&["K5", "K4", "J4"]), true)),
+            after: Some(after),
+            ..Marks::default()
+        };
+        for scale in Scale::LARGEST_FIRST {
+            let buf = draw(&pos, &marks, scale);
+            let glyph = |name| buf[spots(&pos, scale, name)[0]].symbol().to_owned();
+            let (punct, minor) = match scale {
+                Scale::Compact => ("a", "a"),
+                Scale::Wide | Scale::Large => ("B", "b"),
+            };
+            assert_eq!(
+                [glyph("K5"), glyph("K4"), glyph("J4")],
+                [punct, minor, minor]
+            );
+            for name in ["K5", "K4", "J4"] {
+                let style = buf[spots(&pos, scale, name)[0]].style();
+                assert_eq!(style.bg, Some(Color::Green), "{name} at {scale:?}");
+            }
+            let punct_style = buf[spots(&pos, scale, "K5")[0]].style();
+            assert!(punct_style.add_modifier.contains(Modifier::UNDERLINED));
+        }
+        // An illegal preview shows the cells as they are.
+        let illegal = Marks {
+            after: None,
+            preview: Some((cells(&["E4", "E3", "D3"]), false)),
+            ..marks
+        };
+        let buf = draw(&pos, &illegal, Scale::Compact);
+        assert_eq!(buf[spots(&pos, Scale::Compact, "E4")[0]].symbol(), "1");
+        assert_eq!(
+            buf[spots(&pos, Scale::Compact, "E4")[0]].style().bg,
+            Some(Color::White)
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The dialog that sets up a new game from inside the play screen: the opponent (the
 //! computer at a level, or two people at the keyboard), the person's colour and the variant.
 //! It starts from the current game's setup, so the command line's choices stay the defaults.
+//! The review screen opens it too, to play on from the position shown: the variant is then
+//! the record's.
 
 use punct_core::{Colour, Variant};
 use punct_engine::Level;
@@ -60,6 +62,8 @@ pub struct NewGame {
     variant: Variant,
     /// Whether the game on the board has moves not saved, which the new game discards.
     unsaved: bool,
+    /// Whether the game goes on from a position shown, whose variant cannot change.
+    play_on: bool,
 }
 
 impl NewGame {
@@ -77,6 +81,18 @@ impl NewGame {
             colour,
             variant,
             unsaved,
+            play_on: false,
+        }
+    }
+
+    /// A dialog for playing on from a position of `variant`, against the computer by
+    /// default, the person playing the side to move, `turn`.
+    pub fn play_on(variant: Variant, turn: Colour) -> NewGame {
+        let level = Level::new(DEFAULT_LEVEL).unwrap_or(Level::FULL);
+        let opponent = Opponent::Computer { level, human: turn };
+        NewGame {
+            play_on: true,
+            ..NewGame::new(opponent, variant, false)
         }
     }
 
@@ -95,7 +111,11 @@ impl NewGame {
     /// Whether `row` means anything with the opponent chosen: level and colour only against
     /// the computer.
     fn applies(&self, row: Row) -> bool {
-        self.against_computer || !matches!(row, Row::Level | Row::Colour)
+        match row {
+            Row::Opponent => true,
+            Row::Level | Row::Colour => self.against_computer,
+            Row::Variant => !self.play_on,
+        }
     }
 
     /// Moves the selection `step` rows down (or up, with −1), over the rows that do not apply.
@@ -205,6 +225,8 @@ impl NewGame {
                     Span::styled(format!("< {value} >"), value_style),
                     Span::raw(format!(" {note}")).gray(),
                 ])
+            } else if row == Row::Variant {
+                Line::from(format!("{label}  {} (the record's)", self.variant)).gray()
             } else {
                 Line::from(format!("{label}  -")).fg(Color::DarkGray)
             };
@@ -212,7 +234,14 @@ impl NewGame {
         }
         lines.push(Line::default());
         lines.push(Line::from("↑ ↓ choose · ← → change · 1-6 level").gray());
-        lines.push(Line::from("Enter starts the game · Esc goes back").gray());
+        lines.push(
+            Line::from(if self.play_on {
+                "Enter plays on from here · Esc goes back"
+            } else {
+                "Enter starts the game · Esc goes back"
+            })
+            .gray(),
+        );
         if self.unsaved {
             lines.push(Line::from("The game on the board is not saved (s).").fg(Color::LightRed));
         }
@@ -229,7 +258,11 @@ impl NewGame {
         frame.render_widget(
             Paragraph::new(lines).block(
                 Block::bordered()
-                    .title(" New game ")
+                    .title(if self.play_on {
+                        " Play on from here "
+                    } else {
+                        " New game "
+                    })
                     .padding(Padding::horizontal(1)),
             ),
             window,
@@ -282,6 +315,34 @@ mod tests {
         press(&mut dialog, KeyCode::Up);
         assert_eq!(dialog.row, Row::Variant);
         assert_eq!(press(&mut dialog, KeyCode::Esc), Choice::Cancel);
+    }
+
+    #[test]
+    fn playing_on_keeps_the_variant_and_offers_the_side_to_move() {
+        let mut dialog = NewGame::play_on(Variant::Basic, Colour::Black);
+        let level = Level::new(DEFAULT_LEVEL).unwrap();
+        // The variant row is passed over and left alone.
+        press(&mut dialog, KeyCode::Up);
+        assert_eq!(dialog.row, Row::Colour);
+        press(&mut dialog, KeyCode::Down);
+        press(&mut dialog, KeyCode::Down);
+        assert_eq!(dialog.row, Row::Level);
+        assert_eq!(
+            press(&mut dialog, KeyCode::Enter),
+            Choice::Start(
+                Opponent::Computer {
+                    level,
+                    human: Colour::Black
+                },
+                Variant::Basic
+            )
+        );
+        press(&mut dialog, KeyCode::Up);
+        press(&mut dialog, KeyCode::Left);
+        assert_eq!(
+            press(&mut dialog, KeyCode::Enter),
+            Choice::Start(Opponent::Human, Variant::Basic)
+        );
     }
 
     #[test]

@@ -117,6 +117,23 @@ pub fn wrapped(text: &str, width: u16) -> Vec<String> {
     lines
 }
 
+/// `text` wrapped to `width` in at most `rows` lines, the last ending in ` …` when there is
+/// more.
+pub fn clipped(text: &str, width: u16, rows: usize) -> Vec<String> {
+    let mut lines = wrapped(text, width);
+    if rows > 0 && lines.len() > rows {
+        lines.truncate(rows);
+        let last = &mut lines[rows - 1];
+        while last.chars().count() + 2 > usize::from(width)
+            && let Some(space) = last.rfind(' ')
+        {
+            last.truncate(space);
+        }
+        last.push_str(" …");
+    }
+    lines
+}
+
 /// A count of nodes in a few characters: `950`, `12k`, `3.4M`.
 pub fn nodes(n: u64) -> String {
     match n {
@@ -254,8 +271,10 @@ pub const REVIEW_MARKS: [(&str, Color); 3] = [
 const LEGEND_WIDTH: usize = 42;
 
 /// What the glyphs of the board and its highlights (`marks`, each a name and colour) mean,
-/// in lines of at most 42 characters.
-pub fn legend(scale: Scale, marks: &[(&'static str, Color)]) -> Vec<Line<'static>> {
+/// in lines of at most 42 characters. Without colours (`colours` false) every highlight is
+/// shown reversed, or as half blocks beside a dot, so the legend names the highlights in a
+/// list rather than in their colours.
+pub fn legend(scale: Scale, marks: &[(&'static str, Color)], colours: bool) -> Vec<Line<'static>> {
     let dots = match scale {
         Scale::Compact => [
             "White 1 2 3, Black a b c: top dot's level",
@@ -276,6 +295,13 @@ pub fn legend(scale: Scale, marks: &[(&'static str, Color)]) -> Vec<Line<'static
         ]),
         Line::from("To win, join two parallel goal sides"),
     ]);
+    if !colours {
+        lines.push(Line::from("Marks, reversed or ▐ ▌ beside a dot:"));
+        let names: Vec<&str> = marks.iter().map(|&(name, _)| name).collect();
+        let list = wrapped(&names.join(", "), LEGEND_WIDTH as u16 - 2);
+        lines.extend(list.into_iter().map(|line| Line::from(format!("  {line}"))));
+        return lines;
+    }
     let mut line = vec![Span::raw("Marks:")];
     let mut used = "Marks:".len();
     for &(name, colour) in marks {
@@ -292,31 +318,53 @@ pub fn legend(scale: Scale, marks: &[(&'static str, Color)]) -> Vec<Line<'static
     lines
 }
 
-/// The moves two plies a line, numbered, at most `rows` lines around the first `shown`
-/// moves' last one, which is highlighted.
-pub fn move_list(moves: &[Move], first: Colour, shown: usize, rows: usize) -> Vec<Line<'static>> {
+/// The moves played from `start`, two plies a line, numbered as records number them (a
+/// game from a set position may begin with `3...`), at most `rows` lines around the first
+/// `shown` moves' last one, which is highlighted.
+pub fn move_list(
+    moves: &[Move],
+    start: &Position,
+    shown: usize,
+    rows: usize,
+) -> Vec<Line<'static>> {
     let current = Style::new().fg(Color::Black).bg(Color::LightGreen);
     // A White move opens each numbered line; a game from a Black-to-move position starts
     // with a half line.
-    let offset = usize::from(first == Colour::Black);
+    let offset = usize::from(start.turn() == Colour::Black);
+    let first_number = usize::try_from(start.ply() / 2 + 1).unwrap_or(1);
+    // Every column as wide as the longest move and a space, so that long moves such as
+    // `K14-K15:0` never run into the next one.
+    let column = moves
+        .iter()
+        .map(|mv| mv.to_string().chars().count() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(MOVE_COLUMN);
     let numbered = (moves.len() + offset).div_ceil(2);
+    let number_width = (first_number + numbered).to_string().len().max(3);
     let shown_line = (shown + offset).saturating_sub(1) / 2;
     let from = shown_line
         .saturating_sub(rows / 2)
         .min(numbered.saturating_sub(rows));
     let mut lines = Vec::new();
     for line in from..numbered.min(from + rows) {
+        let number = first_number + line;
+        // The half line of a Black-to-move start reads `3...` as in records, the third dot
+        // taking a place of the empty column after it.
+        let half_line = line == 0 && offset == 1;
+        let dots = if half_line { "..." } else { ". " };
         let mut spans = vec![Span::styled(
-            format!("{:>3}. ", line + 1),
+            format!("{number:>number_width$}{dots}"),
             Style::new().gray(),
         )];
         for half in 0..2 {
             let ply = 2 * line + half;
             let Some(index) = ply.checked_sub(offset).filter(|&i| i < moves.len()) else {
-                spans.push(Span::raw("        "));
+                let blank = if half_line { column - 1 } else { column };
+                spans.push(Span::raw(" ".repeat(blank)));
                 continue;
             };
-            let text = format!("{:<8}", moves[index].to_string());
+            let text = format!("{:<column$}", moves[index].to_string());
             spans.push(if index + 1 == shown {
                 Span::styled(text, current)
             } else {
@@ -327,6 +375,9 @@ pub fn move_list(moves: &[Move], first: Colour, shown: usize, rows: usize) -> Ve
     }
     lines
 }
+
+/// Narrowest column of the move list: the width of the usual moves and a space.
+const MOVE_COLUMN: usize = 8;
 
 /// A turning wheel for work under way, with its time so far.
 pub fn spinner(elapsed: Duration) -> String {
@@ -462,12 +513,74 @@ mod tests {
     fn legend_lines_fit_their_width_and_name_the_owners_glyphs() {
         for scale in Scale::LARGEST_FIRST {
             for marks in [&PLAY_MARKS[..], &REVIEW_MARKS[..]] {
-                for line in legend(scale, marks) {
-                    assert!(line.width() <= LEGEND_WIDTH, "{line} at {scale:?}");
+                for colours in [true, false] {
+                    for line in legend(scale, marks, colours) {
+                        assert!(line.width() <= LEGEND_WIDTH, "{line} at {scale:?}");
+                    }
                 }
             }
         }
-        let compact = legend(Scale::Compact, &PLAY_MARKS)[0].to_string();
+        let compact = legend(Scale::Compact, &PLAY_MARKS, true)[0].to_string();
         assert!(compact.contains("White 1 2 3, Black a b c"), "{compact}");
+    }
+
+    #[test]
+    fn without_colours_the_legend_lists_the_marks_apart() {
+        let lines = texts(&legend(Scale::Compact, &PLAY_MARKS, false));
+        assert_eq!(
+            lines[4..],
+            [
+                "Marks, reversed or ▐ ▌ beside a dot:",
+                "  last move, targets, in hand, at cursor,",
+                "  illegal, winning line",
+            ]
+        );
+        // No span keeps a colour that would be the only way to tell the marks apart.
+        let coloured = legend(Scale::Compact, &REVIEW_MARKS, false)
+            .iter()
+            .flat_map(|line| line.spans.clone())
+            .any(|span| span.style.bg.is_some());
+        assert!(!coloured);
+    }
+
+    #[test]
+    fn the_move_list_keeps_long_moves_apart_and_counts_from_the_start_position() {
+        let moves = [
+            "EL16:2",
+            "TN11:2",
+            "LP11:5",
+            "TL15:0",
+            "RK12:5",
+            "LP14:3",
+            "K12-J11:5",
+            "N11-N14:0",
+            "J11-H11:1",
+            "P14-H14:2",
+            "P11-Q11:1",
+        ]
+        .map(|mv| Move::parse(mv).unwrap());
+        // Five moves in: Black to move, ply 5, the third move's half.
+        let mut game = punct_core::Game::new(punct_core::Variant::Standard);
+        for &mv in &moves[..5] {
+            game.play(mv).unwrap();
+        }
+        let pos = game.position().clone();
+        let lines = texts(&move_list(&moves[5..], &pos, 6, 10));
+        assert_eq!(
+            lines,
+            [
+                "  3...         LP14:3    ",
+                "  4. K12-J11:5 N11-N14:0 ",
+                "  5. J11-H11:1 P14-H14:2 ",
+                "  6. P11-Q11:1           ",
+            ]
+        );
+        // From the empty board: `1.`, and the usual columns while moves are short.
+        let start = Position::new(punct_core::Variant::Standard);
+        let short = [Move::parse("TE4:0").unwrap(), Move::parse("TK5:0").unwrap()];
+        assert_eq!(
+            texts(&move_list(&short, &start, 2, 10)),
+            ["  1. TE4:0   TK5:0   "]
+        );
     }
 }

@@ -13,7 +13,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crate::board::Marks;
 use crate::cursor::{Arrow, Cursor};
 use crate::new_game::{Choice, NewGame};
-use crate::prompt::{Edit, Prompt, Purpose};
+use crate::prompt::{Edit, History, Prompt, Purpose};
 use crate::record_file;
 use crate::worker::{Update, Worker};
 
@@ -70,6 +70,8 @@ pub struct Play {
     selection: Option<Selection>,
     rotation: u8,
     prompt: Option<Prompt>,
+    /// The moves typed so far, which ↑ recalls in the text field.
+    typed: History,
     message: Option<Message>,
     worker: Option<Worker>,
     progress: Option<SearchInfo>,
@@ -96,6 +98,17 @@ const START_CELL: Cell = match Cell::from_coords(8, 8) {
 impl Play {
     /// A new game; the computer starts thinking at once if it has White.
     pub fn new(options: PlayOptions) -> Play {
+        Play::resume(options, Game::new(options.variant), None)
+    }
+
+    /// Plays on `game`, which may come from a record or start from a set position (its
+    /// variant replaces the options'); the computer starts thinking at once if it is its
+    /// turn. `file` is the record file the game came from, which saving offers to replace.
+    pub fn resume(options: PlayOptions, game: Game, file: Option<PathBuf>) -> Play {
+        let options = PlayOptions {
+            variant: game.start().variant(),
+            ..options
+        };
         let worker = match options.opponent {
             Opponent::Computer { level, .. } => Some(Worker::spawn(Options {
                 level,
@@ -104,12 +117,13 @@ impl Play {
             Opponent::Human => None,
         };
         let mut play = Play {
-            game: Game::new(options.variant),
+            game,
             options,
             cursor: Cursor::new(START_CELL),
             selection: None,
             rotation: 0,
             prompt: None,
+            typed: History::default(),
             message: Some(Message::Info(
                 "Pick a reserve piece with T C E L M R (or p), or a piece on the board with Enter"
                     .to_owned(),
@@ -118,7 +132,7 @@ impl Play {
             progress: None,
             unsaved: false,
             quit_asked: false,
-            saved_to: None,
+            saved_to: file,
             replace_asked: None,
             new_game: None,
             help: false,
@@ -282,7 +296,11 @@ impl Play {
         }
         if let Some(prompt) = &mut self.prompt {
             let purpose = prompt.purpose;
-            match prompt.key(key) {
+            let history = match purpose {
+                Purpose::Move => self.typed.entries(),
+                Purpose::Save => &[],
+            };
+            match prompt.key(key, history) {
                 Edit::Typing => {}
                 Edit::Cancel => {
                     self.prompt = None;
@@ -291,7 +309,10 @@ impl Play {
                 Edit::Submit(text) => {
                     self.prompt = None;
                     match purpose {
-                        Purpose::Move => self.play_text(&text),
+                        Purpose::Move => {
+                            self.typed.add(&text);
+                            self.play_text(&text);
+                        }
                         Purpose::Save => {
                             let home = std::env::var_os("HOME").map(PathBuf::from);
                             self.save(&expand_home(&text, home.as_deref()));
@@ -573,12 +594,17 @@ impl Play {
             Some(Selection::Board(at)) => piece_cells(pos, at),
             _ => Bitboard::EMPTY,
         };
+        let after = self
+            .verdict()
+            .filter(|(_, verdict)| verdict.is_ok())
+            .and_then(|(mv, _)| position_after(pos, mv));
         Marks {
             cursor: Some(self.cursor.cell),
             last_move: last_move_cells(pos, self.game.moves().last().copied()),
             origin,
             targets,
             preview,
+            after,
             chain: match self.game.outcome().and_then(|o| o.winner) {
                 Some(winner) => pos.winning_chain(winner),
                 None => Bitboard::EMPTY,
@@ -590,7 +616,8 @@ impl Play {
         if !self.may_move() {
             return;
         }
-        match Move::parse(text) {
+        // Move text is capitals only, so lower case can only mean the same move.
+        match Move::parse(&text.to_ascii_uppercase()) {
             Ok(mv) => self.play_move(mv),
             Err(e) => self.refuse(e.to_string()),
         }
@@ -698,6 +725,12 @@ fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
     }
 }
 
+/// The position after `mv`, when it is legal in `pos`.
+pub fn position_after(pos: &Position, mv: Move) -> Option<Position> {
+    let mut after = pos.clone();
+    after.play(mv).ok().map(|_| after)
+}
+
 /// The cells of the piece that `last` moved or placed to reach `pos`.
 pub fn last_move_cells(pos: &Position, last: Option<Move>) -> Bitboard {
     last.map_or(Bitboard::EMPTY, |mv| piece_cells(pos, mv.destination()))
@@ -781,6 +814,57 @@ mod tests {
         press(&mut play, KeyCode::Char('t'));
         assert!(refusal(&play).contains("capitals"));
         assert!(play.game().moves().is_empty());
+    }
+
+    #[test]
+    fn typed_moves_take_any_case_and_come_back_with_up() {
+        let mut play = two_people();
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, "te4:0");
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(play.game().moves()[0].to_string(), "TE4:0");
+        // ↑ recalls it; edited (the 4 becomes 12, the `te` becomes `TM`) it is Black's move.
+        press(&mut play, KeyCode::Char(':'));
+        press(&mut play, KeyCode::Up);
+        assert_eq!(play.prompt().unwrap().text, "te4:0");
+        for key in [KeyCode::Left, KeyCode::Left, KeyCode::Backspace] {
+            press(&mut play, key);
+        }
+        typed(&mut play, "12");
+        press(&mut play, KeyCode::Home);
+        press(&mut play, KeyCode::Delete);
+        press(&mut play, KeyCode::Delete);
+        typed(&mut play, "TM");
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(play.game().moves()[1].to_string(), "TM12:0");
+        press(&mut play, KeyCode::Char(':'));
+        press(&mut play, KeyCode::Up);
+        assert_eq!(play.prompt().unwrap().text, "TM12:0");
+        press(&mut play, KeyCode::Up);
+        assert_eq!(play.prompt().unwrap().text, "te4:0");
+    }
+
+    #[test]
+    fn a_game_resumed_from_a_file_saves_back_to_it() {
+        let mut game = Game::new(Variant::Basic);
+        game.play(Move::parse("TE4:0").unwrap()).unwrap();
+        let file = PathBuf::from("/somewhere/game.pgn");
+        let mut play = Play::resume(
+            PlayOptions {
+                variant: Variant::Standard,
+                ..two_people().options
+            },
+            game,
+            Some(file.clone()),
+        );
+        assert_eq!(play.options().variant, Variant::Basic);
+        assert_eq!(play.game().moves().len(), 1);
+        press(&mut play, KeyCode::Char('s'));
+        assert_eq!(play.prompt().unwrap().text, file.display().to_string());
+        press(&mut play, KeyCode::Esc);
+        // Nothing new since the file: q quits at once.
+        press(&mut play, KeyCode::Char('q'));
+        assert!(play.is_done());
     }
 
     #[test]
@@ -996,7 +1080,11 @@ mod tests {
         press(&mut play, KeyCode::Enter);
         assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
         assert_eq!(
-            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0]
+                .1
+                .game
+                .moves()
+                .len(),
             1
         );
         // Saving again offers the same file and replaces it without asking.
@@ -1007,7 +1095,11 @@ mod tests {
         assert_eq!(play.prompt().unwrap().text, path.to_str().unwrap());
         press(&mut play, KeyCode::Enter);
         assert_eq!(
-            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0]
+                .1
+                .game
+                .moves()
+                .len(),
             2
         );
         // Another game asks before replacing an existing file, and Esc keeps it.
@@ -1019,7 +1111,11 @@ mod tests {
         assert!(refusal(&other).contains("already exists"));
         press(&mut other, KeyCode::Esc);
         assert_eq!(
-            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0]
+                .1
+                .game
+                .moves()
+                .len(),
             2
         );
         press(&mut other, KeyCode::Char('s'));
@@ -1029,7 +1125,11 @@ mod tests {
         assert_eq!(other.prompt().unwrap().text, path.to_str().unwrap());
         press(&mut other, KeyCode::Enter);
         assert_eq!(
-            record_file::load_all(&path).unwrap()[0].game.moves().len(),
+            record_file::load_all(&path).unwrap().games[0]
+                .1
+                .game
+                .moves()
+                .len(),
             0
         );
         std::fs::remove_file(&path).unwrap();
@@ -1064,7 +1164,8 @@ mod tests {
         press(&mut play, KeyCode::Enter);
         assert!(matches!(play.message(), Some(Message::Info(t)) if t.starts_with("saved")));
         assert_eq!(
-            record_file::load_all(&offered).unwrap()[0]
+            record_file::load_all(&offered).unwrap().games[0]
+                .1
                 .game
                 .moves()
                 .len(),

@@ -11,7 +11,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::board::{BoardView, Scale};
 use crate::panel;
 use crate::play::{Message, Opponent, Play, Selection};
-use crate::screen::{Screen, layout};
+use crate::prompt::Purpose;
+use crate::screen::{Screen, colours_unwanted, layout};
 
 /// Rows under the board: two of messages, the text field, the keys.
 const FOOTER_HEIGHT: u16 = 4;
@@ -42,7 +43,10 @@ const HELP: [(&str, &str); 14] = [
     ),
     ("r ]  /  [", "turn the piece one sixth clockwise / back"),
     ("Esc", "put the piece back, clear the message"),
-    (": or /", "type a move: TE4:0 places, E4-E7:3 moves"),
+    (
+        ": or /",
+        "type a move, any case: TE4:0 places, e4-e7:3 moves",
+    ),
     (
         "u, Backspace",
         "take back your last move (and the computer's)",
@@ -80,7 +84,7 @@ impl Screen for Play {
             panel::help_window(
                 frame,
                 &HELP,
-                &panel::legend(areas.scale, &panel::PLAY_MARKS),
+                &panel::legend(areas.scale, &panel::PLAY_MARKS, !colours_unwanted()),
             );
         }
         if let Some(dialog) = self.new_game_dialog() {
@@ -143,7 +147,7 @@ impl Play {
         lines.push(Line::default());
         let mut lines = panel::with_stack(lines, pos, self.cursor(), usize::from(area.height));
         // The legend and the latest moves, in what room is left.
-        let legend = panel::legend(scale, &panel::PLAY_MARKS);
+        let legend = panel::legend(scale, &panel::PLAY_MARKS, !colours_unwanted());
         let mut rows = usize::from(area.height).saturating_sub(lines.len() + 1);
         if rows >= legend.len() + 1 + LEGEND_ROOM_FOR_MOVES {
             lines.push(Line::default());
@@ -153,8 +157,7 @@ impl Play {
         if rows > 1 && !game.moves().is_empty() {
             lines.push(Line::default());
             let moves = game.moves();
-            let first = game.start().turn();
-            lines.extend(panel::move_list(moves, first, moves.len(), rows - 1));
+            lines.extend(panel::move_list(moves, game.start(), moves.len(), rows - 1));
         }
         lines
     }
@@ -204,12 +207,25 @@ impl Play {
             None => Line::default(),
         };
         let field = match self.prompt() {
-            Some(prompt) => Line::from(vec![
-                Span::raw(format!("{}> ", prompt.purpose.label())).bold(),
-                Span::raw(prompt.text.clone()),
-                Span::raw("█").slow_blink(),
-                Span::raw("   (Enter confirms, Esc cancels)").gray(),
-            ]),
+            Some(prompt) => {
+                let (before, under, after) = prompt.split_at_cursor();
+                // The cursor: the character under it reversed, or a block after the text.
+                let cursor = match under {
+                    Some(c) => Span::raw(c.to_string()).reversed(),
+                    None => Span::raw("█").slow_blink(),
+                };
+                Line::from(vec![
+                    Span::raw(format!("{}> ", prompt.purpose.label())).bold(),
+                    Span::raw(before.to_owned()),
+                    cursor,
+                    Span::raw(after.to_owned()),
+                    Span::raw(match prompt.purpose {
+                        Purpose::Move => "   (Enter plays, Esc cancels, ↑ ↓ earlier moves)",
+                        Purpose::Save => "   (Enter confirms, Esc cancels)",
+                    })
+                    .gray(),
+                ])
+            }
             None => Line::default(),
         };
         let [message_area, field_area, keys_area] = [

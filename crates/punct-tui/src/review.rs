@@ -1,6 +1,7 @@
 //! Stepping through recorded games, with the engine's view of the shown position on request.
 //! A file may hold many games, as `punct match` writes them; the review goes from one to the
-//! next.
+//! next, passing over those that did not read. `p` plays on from the position shown, against
+//! the computer or between two people.
 
 use std::time::Duration;
 
@@ -15,9 +16,11 @@ use ratatui::widgets::Paragraph;
 
 use crate::board::{BoardView, Marks, Scale};
 use crate::cursor::{Arrow, Cursor};
+use crate::new_game::{Choice, NewGame};
 use crate::panel;
-use crate::play::last_move_cells;
-use crate::screen::{Screen, layout};
+use crate::play::{Opponent, Play, PlayOptions, last_move_cells, position_after};
+use crate::record_file::Loaded;
+use crate::screen::{Screen, colours_unwanted, layout};
 use crate::worker::{Update, Worker};
 
 /// What the engine said about one shown position.
@@ -31,11 +34,18 @@ struct Analysis {
     nodes: u64,
 }
 
-/// The state of the review screen.
+/// The state of the review screen, and of the game played on from it once there is one:
+/// that game then has the screen until the program ends.
 pub struct Review {
-    /// The games of the file, never empty.
+    /// The games of the file that read, never empty.
     games: Vec<Record>,
-    /// Which of them is shown.
+    /// The number of each of `games` in the file, counted from 1.
+    numbers: Vec<usize>,
+    /// How many games the file holds, read or not.
+    count: usize,
+    /// The games of the file that did not read, each with its number and why.
+    skipped: Vec<(usize, String)>,
+    /// Which of `games` is shown.
     game: usize,
     title: String,
     /// How many of the record's moves are played on the board shown.
@@ -47,20 +57,26 @@ pub struct Review {
     help: bool,
     worker: Worker,
     movetime: Duration,
+    seed: u64,
+    /// The dialog setting up a game played on from the position shown, while it is open.
+    play_on: Option<NewGame>,
+    /// The game played on from the position shown, which has the screen once started.
+    playing: Option<Play>,
     quit: bool,
 }
 
-const KEYS: &str = "← → step · Home End · a analyse · x look at stacks · ? keys · q quit";
+const KEYS: &str = "← → step · Home End · a analyse · x stacks · p play on · ? keys · q quit";
 /// The keys when the file holds several games.
-const GAMES_KEYS: &str = "← → step · [ ] game · Home End · a analyse · x stacks · ? keys · q quit";
+const GAMES_KEYS: &str = "← → step · [ ] game · a analyse · x stacks · p play on · ? keys · q quit";
 
 /// Every key, for the help window.
-const HELP: [(&str, &str); 9] = [
+const HELP: [(&str, &str); 10] = [
     ("← →", "one move back / forward"),
     ("↑ ↓ PgUp PgDn", "ten moves back / forward"),
     ("Home End", "the start / the end of the game"),
     ("a", "the engine's evaluation and best line, on / off"),
     ("x", "look at stacks: arrows move a cursor, x or Esc ends"),
+    ("p", "play on from here, against the computer or two people"),
     ("q, Esc", "quit"),
     ("Ctrl-C", "quit at once"),
     ("Ctrl-Z", "suspend to the shell; fg comes back"),
@@ -74,6 +90,8 @@ const GAMES_HELP: (&str, &str) = ("[ ]", "the previous / next game in the file")
 const LEGEND_ROOM_FOR_MOVES: usize = 8;
 /// Most lines a move's comment takes in the panel.
 const COMMENT_LINES: usize = 3;
+/// Most lines the games that did not read take in the panel.
+const SKIPPED_LINES: usize = 3;
 const STACK_KEYS: &str = "arrows move the cursor · x or Esc back to stepping · ? keys · q quit";
 
 impl Review {
@@ -87,10 +105,35 @@ impl Review {
         movetime: Duration,
         seed: u64,
     ) -> Option<Review> {
+        let loaded = Loaded {
+            games: (1..).zip(games).collect(),
+            skipped: Vec::new(),
+        };
+        Review::of_file(loaded, index, title, movetime, seed)
+    }
+
+    /// A review of the games of a file that read, showing game `index` of them (counted
+    /// from 0) and naming those that did not read. `None` when there is no game `index`.
+    pub(crate) fn of_file(
+        loaded: Loaded,
+        index: usize,
+        title: &str,
+        movetime: Duration,
+        seed: u64,
+    ) -> Option<Review> {
+        let count = loaded.count();
+        let (numbers, games): (Vec<usize>, Vec<Record>) = loaded.games.into_iter().unzip();
         let shown = games.get(index)?.game.moves().len();
         Some(Review {
             shown,
             games,
+            numbers,
+            count,
+            skipped: loaded
+                .skipped
+                .into_iter()
+                .map(|(number, e)| (number, e.to_string()))
+                .collect(),
             game: index,
             title: title.to_owned(),
             cursor: None,
@@ -102,8 +145,25 @@ impl Review {
                 seed,
             }),
             movetime,
+            seed,
+            play_on: None,
+            playing: None,
             quit: false,
         })
+    }
+
+    /// Starts the game set up in the play-on dialog from the position shown; the computer
+    /// thinks as long per move as the analysis does.
+    fn start_playing_on(&mut self, opponent: Opponent) {
+        self.worker.cancel();
+        let game = self.shown_game();
+        let options = PlayOptions {
+            variant: game.start().variant(),
+            opponent,
+            movetime: self.movetime,
+            seed: self.seed,
+        };
+        self.playing = Some(Play::resume(options, game, None));
     }
 
     /// How many moves are played on the board shown.
@@ -163,6 +223,17 @@ impl Review {
 
     /// Handles one key press.
     pub fn key(&mut self, key: KeyEvent) {
+        if let Some(dialog) = &mut self.play_on {
+            match dialog.key(key) {
+                Choice::Choosing => {}
+                Choice::Cancel => self.play_on = None,
+                Choice::Start(opponent, _) => {
+                    self.play_on = None;
+                    self.start_playing_on(opponent);
+                }
+            }
+            return;
+        }
         if std::mem::take(&mut self.help) {
             return;
         }
@@ -218,6 +289,10 @@ impl Review {
                     .or(Cell::from_coords(8, 8));
                 self.cursor = cell.map(Cursor::new);
             }
+            KeyCode::Char('p') => {
+                let pos = self.shown_game().position().clone();
+                self.play_on = Some(NewGame::play_on(pos.variant(), pos.turn()));
+            }
             KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
             _ => {}
         }
@@ -270,10 +345,9 @@ impl Review {
     fn marks(&self, game: &Game) -> Marks {
         let pos = game.position();
         // The engine's best move, where it would put the piece.
-        let best = self
-            .current_analysis()
-            .and_then(|a| a.pv.first())
-            .and_then(|&mv| {
+        let best_move = self.current_analysis().and_then(|a| a.pv.first()).copied();
+        let best = best_move
+            .and_then(|mv| {
                 let kind = match mv {
                     Move::Place { piece, .. } => piece,
                     Move::Shift { from, .. } => pos.piece_at(from)?.kind,
@@ -282,6 +356,7 @@ impl Review {
             })
             .map(|cells| (cells.into_iter().collect(), true));
         Marks {
+            after: best_move.and_then(|mv| position_after(pos, mv)),
             cursor: self.cursor.map(|c| c.cell),
             last_move: last_move_cells(pos, game.moves().last().copied()),
             preview: best,
@@ -305,14 +380,15 @@ impl Review {
         );
         let total = record.game.moves().len();
         // A file of one game needs no word about others; that line is left empty then.
-        let which = match self.games.len() {
-            1 => Line::default(),
-            count => Line::from(format!(
+        let which = match (self.count, self.games.len()) {
+            (1, _) => Line::default(),
+            (count, 1) => Line::from(format!("Game {} of {count}", self.numbers[self.game])),
+            (count, _) => Line::from(format!(
                 "Game {} of {count} · [ ] other games",
-                self.game + 1
-            ))
-            .fg(Color::LightYellow),
-        };
+                self.numbers[self.game]
+            )),
+        }
+        .fg(Color::LightYellow);
         // Long names, as `punct match` gives programs, wrap; the date goes after them or, when
         // it does not fit there, on a line of its own.
         let mut about = panel::wrapped(&players, area.width);
@@ -336,34 +412,29 @@ impl Review {
                 None => format!("{} · unfinished", pos.variant()),
             }),
             which,
-            Line::from(match self.shown {
-                0 => format!("Start position (0 of {total} moves)"),
-                n => format!(
-                    "After move {n} of {total}: {} by {}",
-                    record.game.moves()[n - 1],
-                    !pos.turn()
-                ),
-            })
-            .fg(Color::LightGreen),
         ]);
+        lines.extend(
+            self.skipped_lines(area.width)
+                .into_iter()
+                .map(|line| Line::from(line).fg(Color::LightRed)),
+        );
+        lines.extend([Line::from(match self.shown {
+            0 => format!("Start position (0 of {total} moves)"),
+            n => format!(
+                "After move {n} of {total}: {} by {}",
+                record.game.moves()[n - 1],
+                !pos.turn()
+            ),
+        })
+        .fg(Color::LightGreen)]);
         let comment = match self.shown {
             0 => record.intro.as_ref(),
             n => record.moves.get(n - 1).and_then(|m| m.comment.as_ref()),
         };
         if let Some(comment) = comment {
-            let mut text = panel::wrapped(&format!("{{{comment}}}"), area.width);
             // A long comment would push the position's details off the panel: its start is
             // shown, and a mark says there is more.
-            if text.len() > COMMENT_LINES {
-                text.truncate(COMMENT_LINES);
-                let last = &mut text[COMMENT_LINES - 1];
-                while last.chars().count() + 2 > usize::from(area.width)
-                    && let Some(space) = last.rfind(' ')
-                {
-                    last.truncate(space);
-                }
-                last.push_str(" …");
-            }
+            let text = panel::clipped(&format!("{{{comment}}}"), area.width, COMMENT_LINES);
             lines.extend(text.into_iter().map(|line| Line::from(line).italic()));
         }
         lines.extend(panel::status(pos, game.outcome(), area.width));
@@ -401,7 +472,7 @@ impl Review {
                 lines = panel::with_stack(lines, pos, cursor.cell, usize::from(area.height));
             }
             None => {
-                let legend = panel::legend(scale, &panel::REVIEW_MARKS);
+                let legend = panel::legend(scale, &panel::REVIEW_MARKS, !colours_unwanted());
                 let mut rows = usize::from(area.height).saturating_sub(lines.len());
                 if rows >= legend.len() + 1 + LEGEND_ROOM_FOR_MOVES {
                     rows -= legend.len() + 1;
@@ -409,11 +480,32 @@ impl Review {
                     lines.push(Line::default());
                 }
                 let moves = record.game.moves();
-                let first = record.game.start().turn();
-                lines.extend(panel::move_list(moves, first, self.shown, rows));
+                let start = record.game.start();
+                lines.extend(panel::move_list(moves, start, self.shown, rows));
             }
         }
         lines
+    }
+}
+
+impl Review {
+    /// The games of the file that did not read, and why, in a few lines of `width`.
+    fn skipped_lines(&self, width: u16) -> Vec<String> {
+        let (numbers, why): (Vec<String>, Vec<String>) = self
+            .skipped
+            .iter()
+            .map(|(number, e)| (number.to_string(), format!("game {number}: {e}")))
+            .unzip();
+        let text = match numbers.as_slice() {
+            [] => return Vec::new(),
+            [_] => format!("Skipped {}", why.join("")),
+            _ => format!(
+                "Skipped games {} (damaged): {}",
+                numbers.join(", "),
+                why.join("; ")
+            ),
+        };
+        panel::clipped(&text, width, SKIPPED_LINES)
     }
 }
 
@@ -436,6 +528,10 @@ impl Screen for Review {
             Paragraph::new(self.panel_lines(&game, areas.panel, areas.scale)),
             areas.panel,
         );
+        if let Some(play) = &self.playing {
+            play.draw(frame);
+            return;
+        }
         let several = self.games.len() > 1;
         let keys = match (self.cursor, several) {
             (Some(_), _) => STACK_KEYS,
@@ -448,21 +544,30 @@ impl Screen for Review {
             if several {
                 help.insert(3, GAMES_HELP);
             }
-            let legend = panel::legend(areas.scale, &panel::REVIEW_MARKS);
+            let legend = panel::legend(areas.scale, &panel::REVIEW_MARKS, !colours_unwanted());
             panel::help_window(frame, &help, &legend);
+        }
+        if let Some(dialog) = &self.play_on {
+            dialog.draw(frame);
         }
     }
 
     fn key(&mut self, key: KeyEvent) {
-        Review::key(self, key);
+        match &mut self.playing {
+            Some(play) => play.key(key),
+            None => Review::key(self, key),
+        }
     }
 
     fn tick(&mut self) {
-        Review::tick(self);
+        match &mut self.playing {
+            Some(play) => play.tick(),
+            None => Review::tick(self),
+        }
     }
 
     fn is_done(&self) -> bool {
-        self.quit
+        self.playing.as_ref().map_or(self.quit, Play::is_done)
     }
 }
 
@@ -617,6 +722,73 @@ mod tests {
                 "  4 White T PÜNCT (TE4:0)"
             ],
             "{text:?}"
+        );
+    }
+
+    #[test]
+    fn p_plays_on_from_the_position_shown() {
+        let text = "[Variant \"basic\"]\n\n1. TE4:0 TM12:0 2. TD6:1 *\n";
+        let record = Record::parse(text).unwrap();
+        let mut review =
+            Review::new(vec![record], 0, "r.pgn", Duration::from_millis(20), 1).unwrap();
+        press(&mut review, KeyCode::Left);
+        // Esc closes the dialog and the review goes on.
+        press(&mut review, KeyCode::Char('p'));
+        assert!(review.play_on.is_some());
+        press(&mut review, KeyCode::Esc);
+        assert!(review.play_on.is_none() && review.playing.is_none());
+        // The computer by default, the person playing the side to move (Black here): the
+        // computer waits for the person's move.
+        press(&mut review, KeyCode::Char('p'));
+        press(&mut review, KeyCode::Enter);
+        let play = review.playing.as_ref().expect("a game");
+        assert_eq!(play.game().moves().len(), 2);
+        assert_eq!(play.game().position().variant(), punct_core::Variant::Basic);
+        assert!(play.thinking().is_none());
+        // Keys now go to the game, and q there ends the program.
+        Screen::key(
+            &mut review,
+            KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE),
+        );
+        assert!(review.playing.as_ref().unwrap().prompt().is_some());
+        Screen::key(&mut review, KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        Screen::key(
+            &mut review,
+            KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE),
+        );
+        assert!(Screen::is_done(&review));
+    }
+
+    #[test]
+    fn skipped_games_are_named_with_why_and_numbers_stay_the_files() {
+        let games = Record::parse_all("[White \"Ada\"]\n\n1. TE4:0 *\n").unwrap();
+        let error = |line| punct_core::RecordError {
+            line,
+            message: "move 2 `TE4:0`: E4 is not free".to_owned(),
+        };
+        let loaded = Loaded {
+            games: vec![(2, games[0].clone()), (4, games[0].clone())],
+            skipped: vec![(1, error(3)), (3, error(11))],
+        };
+        let review = Review::of_file(loaded, 1, "d.pgn", Duration::from_millis(1), 1).unwrap();
+        let text = panel_text(&review, Rect::new(0, 0, 43, 30)).join("\n");
+        assert!(text.contains("Game 4 of 4 · [ ] other games"), "{text}");
+        assert!(
+            text.contains(
+                "Skipped games 1, 3 (damaged): game 1:\nrecord line 3: move 2 `TE4:0`: E4 is not\n"
+            ),
+            "{text}"
+        );
+        let single = Loaded {
+            games: vec![(1, games[0].clone())],
+            skipped: vec![(2, error(7))],
+        };
+        let review = Review::of_file(single, 0, "d.pgn", Duration::from_millis(1), 1).unwrap();
+        let text = panel_text(&review, Rect::new(0, 0, 43, 30)).join("\n");
+        assert!(text.contains("Game 1 of 2\n"), "{text}");
+        assert!(
+            text.contains("Skipped game 2: record line 7: move 2"),
+            "{text}"
         );
     }
 

@@ -17,7 +17,7 @@ use ratatui::{DefaultTerminal, Frame};
 use signal_hook::consts::SIGTSTP;
 
 use crate::board::{Scale, owner_style};
-use crate::signals;
+use crate::{hangup, signals};
 
 /// A full-screen program: what it shows and what keys do to it.
 pub trait Screen {
@@ -36,13 +36,16 @@ const TICK: Duration = Duration::from_millis(50);
 
 /// Runs `screen` in the terminal until it is done or Ctrl-C is pressed, then restores the
 /// terminal; ratatui's panic hook restores it on a panic too, before the panic's message is
-/// printed. Ctrl-Z suspends the program, giving the terminal back until it is resumed. SIGTERM, SIGHUP and SIGINT end the screen like Ctrl-C; once the terminal is
-/// restored, the process ends by that signal.
+/// printed. Ctrl-Z suspends the program, giving the terminal back until it is resumed.
+/// SIGTERM, SIGHUP and SIGINT end the screen like Ctrl-C; once the terminal is restored, the
+/// process ends by that signal. When the terminal goes away the process ends at once, by
+/// SIGHUP, whatever it was doing.
 pub fn run(screen: &mut dyn Screen) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("this command draws a full-screen board and needs a terminal");
     }
     let signals = signals::Watch::start()?;
+    hangup::watch_stdin()?;
     let mut terminal = ratatui::try_init()?;
     quiet_engine_panics();
     let result = event_loop(&mut terminal, screen, &signals);
@@ -125,7 +128,7 @@ fn suspend(terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
 }
 
 /// Whether the person asked for no colours by setting `NO_COLOR` (<https://no-color.org>).
-fn colours_unwanted() -> bool {
+pub fn colours_unwanted() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
 }
 

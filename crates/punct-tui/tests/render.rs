@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use punct_core::Colour;
-use punct_core::{Cell, Record, Variant};
+use punct_core::{Cell, Game, Record, Variant};
 use punct_tui::{BoardView, Level, Marks, Opponent, Play, PlayOptions, Review, Scale, Screen};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -227,6 +227,113 @@ fn reviewing_a_file_of_many_games() {
     );
     review.key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
     insta::assert_snapshot!("review_games_keys", draw(&review, 80, 24));
+}
+
+/// A game whose shifts are long to write (`K12-J11:5`, `P14-H14:2`).
+const LONG_MOVES: [&str; 11] = [
+    "EL16:2",
+    "TN11:2",
+    "LP11:5",
+    "TL15:0",
+    "RK12:5",
+    "LP14:3",
+    "K12-J11:5",
+    "N11-N14:0",
+    "J11-H11:1",
+    "P14-H14:2",
+    "P11-Q11:1",
+];
+
+/// Checks that no two moves of `moves` stand side by side without a space on `screen`.
+fn assert_moves_apart(screen: &str, moves: &[&str]) {
+    for pair in moves.windows(2) {
+        let joined = format!("{}{}", pair[0], pair[1]);
+        assert!(!screen.contains(&joined), "{joined} in\n{screen}");
+    }
+}
+
+#[test]
+fn long_moves_keep_their_columns_apart() {
+    let play = two_people(Variant::Standard, &LONG_MOVES);
+    let record = Record::from_game(play.game().clone(), "Ada", "Bob", "2026.11.22");
+    let mut review =
+        Review::new(vec![record], 0, "long.pgn", Duration::from_millis(10), 1).unwrap();
+    for (width, height) in [(64, 22), (80, 24), (120, 30), (160, 50)] {
+        let screen = draw(&review, width, height);
+        assert_moves_apart(&screen, &LONG_MOVES);
+        assert!(screen.contains("4. K12-J11:5 N11-N14:0"), "{screen}");
+        let screen = draw(&play, width, height);
+        assert_moves_apart(&screen, &LONG_MOVES);
+    }
+    insta::assert_snapshot!("review_long_moves", draw(&review, 80, 24));
+    insta::assert_snapshot!("play_long_moves", draw(&play, 120, 40));
+    // A long move being the current one keeps its highlight within its own column.
+    review.key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
+    let screen = draw(&review, 80, 24);
+    assert!(screen.contains("5. J11-H11:1 P14-H14:2"), "{screen}");
+}
+
+/// The basic game of `WHITE_CONNECTS` from the position after its first five moves, Black
+/// to move, as a record with a `Position` tag.
+fn from_a_set_position() -> Record {
+    let start = two_people(Variant::Basic, &WHITE_CONNECTS[..5])
+        .game()
+        .position()
+        .clone();
+    let mut game = punct_core::Game::from_position(start);
+    for mv in &WHITE_CONNECTS[5..] {
+        game.play(punct_core::Move::parse(mv).unwrap()).unwrap();
+    }
+    let record = Record::from_game(game, "Ada", "Bob", "2026.11.22");
+    // Read back from its text, as a review of a file does.
+    Record::parse(&record.to_string()).unwrap()
+}
+
+#[test]
+fn a_game_from_a_set_position_is_numbered_as_its_record() {
+    let record = from_a_set_position();
+    assert!(record.tag("Position").is_some());
+    assert!(record.to_string().contains("3... TK5:0 4. EJ8:5"));
+    let review = Review::new(
+        vec![record.clone()],
+        0,
+        "set.pgn",
+        Duration::from_millis(10),
+        1,
+    )
+    .unwrap();
+    let screen = draw(&review, 80, 24);
+    assert!(screen.contains("3...       TK5:0"), "{screen}");
+    assert!(screen.contains("4. EJ8:5   TL13:0"), "{screen}");
+    insta::assert_snapshot!("review_set_position", screen);
+    // Played on from the same position: the move list counts the same way.
+    let options = PlayOptions {
+        variant: Variant::Standard,
+        opponent: Opponent::Human,
+        movetime: Duration::from_millis(10),
+        seed: 1,
+    };
+    let mut play = Play::resume(
+        options,
+        Game::from_position(record.game.start().clone()),
+        None,
+    );
+    assert_eq!(
+        play.options().variant,
+        Variant::Basic,
+        "the position's variant"
+    );
+    for mv in ["TK5:0", "EJ8:5"] {
+        press(&mut play, KeyCode::Char(':'));
+        for c in mv.chars() {
+            press(&mut play, KeyCode::Char(c));
+        }
+        press(&mut play, KeyCode::Enter);
+    }
+    let screen = draw(&play, 120, 40);
+    assert!(screen.contains("3...       TK5:0"), "{screen}");
+    assert!(screen.contains("4. EJ8:5"), "{screen}");
+    insta::assert_snapshot!("play_set_position", screen);
 }
 
 #[test]

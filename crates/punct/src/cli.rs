@@ -62,9 +62,20 @@ pub enum Command {
 /// Arguments of `punct play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Basic or standard game.
+    /// Basic or standard game (a resumed game or a position has its own).
     #[arg(long, default_value = "standard")]
     pub variant: Variant,
+    /// Play on from the end of this record file, such as `s` saves.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "position"])]
+    pub resume: Option<std::path::PathBuf>,
+    /// The game of the --resume file to play on, counting from 1.
+    #[arg(long, default_value_t = 1, requires = "resume",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: u64,
+    /// Start from this position text (as `punct show --position` takes) instead of the
+    /// empty board.
+    #[arg(long, conflicts_with = "variant")]
+    pub position: Option<String>,
     /// The computer's strength, 1 (beginner) to 6 (full strength).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub level: u8,

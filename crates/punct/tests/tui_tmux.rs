@@ -373,9 +373,11 @@ fn without_colours_the_compact_board_still_tells_the_owners_apart() {
     ] {
         assert_eq!(compact_cell(&screen, cell), glyph, "{cell} in\n{screen}");
     }
-    // The list of keys explains them.
+    // The list of keys explains them, and names the marks in a list, not in colours.
     play.keys(&["?"]);
     play.wait_for("White 1 2 3, Black a b c: top dot's level");
+    play.wait_for("Marks, reversed or ▐ ▌ beside a dot:");
+    play.wait_for("last move, targets, in hand, at cursor,");
     play.keys(&["Escape"]);
     play.wait_until("the board again", |screen| !screen.contains(" Keys "));
     // With escape sequences: no colour at all, and the PÜNCT dots still underlined.
@@ -398,6 +400,12 @@ fn without_colours_the_compact_board_still_tells_the_owners_apart() {
     // reversed instead (SGR 7).
     play.keys(&["T"]);
     play.wait_for("Placing T, rotation 0");
+    // Black's triangle in hand, at E6 where the cursor went: all three of its dots are
+    // drawn, as Black's level-1 dots, where it would be placed.
+    let screen = play.wait_for("TE6:0: Enter plays it");
+    for cell in ["E6", "E5", "D5"] {
+        assert_eq!(compact_cell(&screen, cell), 'a', "{cell} in\n{screen}");
+    }
     let styled = play.run(&["capture-pane", "-p", "-e", "-t", "e2e"]);
     assert!(
         sgr_parameters(&styled).contains(&7),
@@ -513,6 +521,8 @@ fn reviewing_a_file_of_match_games_goes_from_game_to_game() {
     );
     let error = refused(&["review", path, "--game", "0"]);
     assert!(error.contains("--game"), "{error}");
+    // A damaged game further down: the others open, and the screen names the one skipped
+    // with the line of the whole file where it breaks.
     let lines = text.lines().count();
     let broken = dir.join("broken.pgn");
     std::fs::write(
@@ -520,9 +530,29 @@ fn reviewing_a_file_of_match_games_goes_from_game_to_game() {
         format!("{text}\n[Variant \"basic\"]\n\n1. TE4:0 TE4:0 *\n"),
     )
     .unwrap();
-    let error = refused(&["review", broken.to_str().unwrap()]);
+    let review = Tmux::start(
+        "damaged",
+        &dir,
+        &format!("{punct} review {}", broken.display()),
+    );
+    review.wait_for("Game 1 of 5 · [ ] other games");
+    review.wait_for(&players(0));
+    review.wait_for(&format!("Skipped game 5: record line {}:", lines + 4));
+    // The brackets pass over it: the fourth game is the last one shown.
+    review.keys(&["]", "]", "]", "]"]);
+    review.wait_for("Game 4 of 5");
+    review.keys(&["]"]);
+    review.wait_for(&players(3));
+    assert!(review.screen().contains("Game 4 of 5"));
+    review.keys(&["q"]);
+    review.expect_exit("0", "PÜNCT review");
+    drop(review);
+    // Asked for by number, the damaged game is refused with the reason.
+    let error = refused(&["review", broken.to_str().unwrap(), "--game", "5"]);
     assert!(
-        error.contains(&format!("record line {}", lines + 4)),
+        error.contains("game 5")
+            && error.contains("does not read")
+            && error.contains(&format!("record line {}", lines + 4)),
         "{error}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -607,5 +637,223 @@ fn ctrl_z_suspends_to_the_shell_and_fg_resumes_the_game() {
     shell.command("echo EXIT=$?");
     shell.wait_for("EXIT=0");
     drop(shell);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether process `pid` has ended (gone, or a zombie waiting to be reaped).
+fn ended(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        // The state follows the name in parentheses.
+        stat.rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']))
+    })
+}
+
+/// Kills the tmux session, as closing the window or losing the SSH connection does, and
+/// checks that the program ends within a second.
+fn close_the_terminal(tmux: Tmux, doing: &str) {
+    let pid = tmux.program_pid();
+    let closed = Instant::now();
+    tmux.run(&["kill-session", "-t", "e2e"]);
+    while !ended(&pid) && closed.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let took = closed.elapsed();
+    if !ended(&pid) {
+        // Not left behind spinning after the test.
+        let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        panic!("the program outlived its terminal {doing}");
+    }
+    assert!(
+        took < Duration::from_secs(1),
+        "the program took {took:?} to end after its terminal went away {doing}"
+    );
+}
+
+#[test]
+fn the_program_ends_when_its_terminal_goes_away() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("hangup");
+
+    let idle = Tmux::start("hangup-idle", &dir, &format!("{punct} play --human"));
+    idle.wait_for("to move · ply 0");
+    close_the_terminal(idle, "while idle");
+
+    let thinking = Tmux::start(
+        "hangup-thinking",
+        &dir,
+        &format!("{punct} play --level 6 --colour black --movetime 60000"),
+    );
+    thinking.wait_for("Thinking");
+    close_the_terminal(thinking, "while the computer thinks");
+
+    let dialog = Tmux::start("hangup-dialog", &dir, &format!("{punct} play --human"));
+    dialog.wait_for("to move · ply 0");
+    dialog.keys(&["n"]);
+    dialog.wait_for("New game");
+    close_the_terminal(dialog, "with a dialog open");
+
+    let prompt = Tmux::start("hangup-prompt", &dir, &format!("{punct} play --human"));
+    prompt.wait_for("to move · ply 0");
+    prompt.keys(&[":"]);
+    prompt.wait_for("move> ");
+    close_the_terminal(prompt, "with the text field open");
+
+    let record = dir.join("short.pgn");
+    std::fs::write(&record, "[Variant \"basic\"]\n\n1. TE4:0 TM12:0 *\n").unwrap();
+    let review = Tmux::start(
+        "hangup-review",
+        &dir,
+        &format!("{punct} review {} --movetime 60000", record.display()),
+    );
+    review.wait_for("After move 2 of 2");
+    review.keys(&["a"]);
+    review.wait_for("Analysing");
+    close_the_terminal(review, "in the review, while the engine analyses");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// White's chain A8 … P8 P9 Q10 links column A to column Q with the last move, LP8:3.
+const WHITE_CONNECTS: [&str; 11] = [
+    "EA8:5", "TE3:0", "ED8:5", "TH3:0", "EG8:5", "TK5:0", "EJ8:5", "TL13:0", "CN8:2", "TH13:0",
+    "LP8:3",
+];
+
+/// The basic game of `WHITE_CONNECTS` but its last move.
+fn one_move_from_the_end() -> punct_core::Game {
+    let mut game = punct_core::Game::new(punct_core::Variant::Basic);
+    for mv in &WHITE_CONNECTS[..10] {
+        game.play(punct_core::Move::parse(mv).unwrap()).unwrap();
+    }
+    game
+}
+
+#[test]
+fn a_saved_game_and_a_position_are_played_on_to_the_end() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("resume");
+    let record = dir.join("saved.pgn");
+    let saved = punct_core::Record::from_game(one_move_from_the_end(), "Ada", "Bob", "2026.11.22");
+    std::fs::write(&record, saved.to_string()).unwrap();
+
+    // The record as `s` saved it, played on by two people: the last move wins, and saving
+    // again replaces the file it came from.
+    let play = Tmux::start(
+        "resume",
+        &dir,
+        &format!("{punct} play --human --resume {}", record.display()),
+    );
+    play.wait_for("PÜNCT · basic game");
+    play.wait_for("White  to move · ply 10");
+    play.keys(&[":"]);
+    play.type_text("LP8:3");
+    play.keys(&["Enter"]);
+    play.wait_for("Game over: White wins");
+    play.keys(&["s"]);
+    play.wait_for(&format!("save as> {}", record.display()));
+    play.keys(&["Enter"]);
+    play.wait_for("saved to");
+    play.keys(&["q"]);
+    play.expect_exit("0", "PÜNCT · basic game");
+    drop(play);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let replayed = punct_core::Record::parse(&text).unwrap();
+    assert_eq!(replayed.game.moves().len(), 11, "{text}");
+    assert_eq!(replayed.tag("Result"), Some("1-0"), "{text}");
+
+    // Against the computer, which has White to move: it plays at once.
+    std::fs::write(&record, saved.to_string()).unwrap();
+    let play = Tmux::start(
+        "resume-computer",
+        &dir,
+        &format!(
+            "{punct} play --level 1 --colour black --movetime 50 --resume {}",
+            record.display()
+        ),
+    );
+    play.wait_for("punct level 1");
+    play.wait_until("the computer's move", |screen| {
+        screen.contains("ply 11") || screen.contains("Game over")
+    });
+    play.keys(&["q", "q"]);
+    play.expect_exit("0", "PÜNCT · basic game");
+    drop(play);
+
+    // From a position text, the winning move typed in lower case.
+    let position = one_move_from_the_end().position().to_string();
+    let play = Tmux::start(
+        "position",
+        &dir,
+        &format!("{punct} play --human --position '{position}'"),
+    );
+    play.wait_for("White  to move · ply 10");
+    play.keys(&[":"]);
+    play.type_text("lp8:3");
+    play.keys(&["Enter"]);
+    play.wait_for("Game over: White wins");
+    play.keys(&["q", "q"]);
+    play.expect_exit("0", "PÜNCT · basic game");
+    drop(play);
+
+    // What cannot be played on is refused before the screen opens, with the reason.
+    let refused = |args: &[&str]| {
+        let out = Command::new(punct).args(args).output().unwrap();
+        assert!(!out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let path = record.to_str().unwrap();
+    let error = refused(&["play", "--resume", path, "--game", "2"]);
+    assert!(error.contains("no game 2"), "{error}");
+    let error = refused(&["play", "--position", "standard x 0"]);
+    assert!(error.contains("bad --position"), "{error}");
+    let error = refused(&["play", "--resume", path, "--variant", "basic"]);
+    assert!(error.contains("--variant"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn review_switches_into_play_from_the_shown_position() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("play-on");
+    let record = dir.join("game.pgn");
+    std::fs::write(
+        &record,
+        "[Variant \"standard\"]\n\n1. TE4:0 TM12:0 2. TD6:1 TK5:0 *\n",
+    )
+    .unwrap();
+    let review = Tmux::start(
+        "play-on",
+        &dir,
+        &format!("{punct} review {} --movetime 50", record.display()),
+    );
+    review.wait_for("After move 4 of 4");
+    review.keys(&["Left", "Left"]);
+    review.wait_for("After move 2 of 4");
+    // p opens the dialog: the computer by default, here two people instead.
+    review.keys(&["p"]);
+    review.wait_for("Play on from here");
+    review.wait_for("standard (the record's)");
+    review.keys(&["Left", "Enter"]);
+    review.wait_for("Two players at this keyboard");
+    review.wait_for("White  to move · ply 2");
+    review.keys(&[":"]);
+    review.type_text("TB5:0");
+    review.keys(&["Enter"]);
+    review.wait_for("Black  to move · ply 3");
+    // The record's moves before the position stay in the game: two take-backs reach TM12:0.
+    review.keys(&["u", "u"]);
+    review.wait_for("took back TM12:0");
+    review.keys(&["q", "q"]);
+    review.expect_exit("0", "PÜNCT · standard game");
+    drop(review);
     let _ = std::fs::remove_dir_all(&dir);
 }

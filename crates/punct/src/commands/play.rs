@@ -3,11 +3,13 @@
 use std::time::Duration;
 
 use anyhow::Context as _;
-use punct_tui::{Level, Opponent, PlayOptions};
+use punct_core::Position;
+use punct_tui::{Level, Opponent, PlayOptions, Start};
 
 use crate::cli::PlayArgs;
 
-/// Opens the play screen with the chosen opponent.
+/// Opens the play screen with the chosen opponent, on the empty board, a position or a
+/// game saved before.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let opponent = if args.human {
         Opponent::Human
@@ -18,10 +20,22 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             human: args.colour,
         }
     };
-    punct_tui::play(PlayOptions {
+    let start = match (args.resume, args.position) {
+        (Some(path), _) => Start::Record {
+            path,
+            // A number past usize is past any file's games too, and reported as such.
+            game: usize::try_from(args.game).unwrap_or(usize::MAX),
+        },
+        (None, Some(text)) => Start::Position(Box::new(
+            Position::from_text(&text).with_context(|| format!("bad --position `{text}`"))?,
+        )),
+        (None, None) => Start::Empty,
+    };
+    let options = PlayOptions {
         variant: args.variant,
         opponent,
         movetime: Duration::from_millis(args.movetime),
         seed: std::process::id().into(),
-    })
+    };
+    punct_tui::play(options, start)
 }
