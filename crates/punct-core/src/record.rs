@@ -66,6 +66,22 @@ fn err(line: usize, message: impl Into<String>) -> RecordError {
     }
 }
 
+/// The number written before a move made at `ply` by `turn`: it goes up before each White
+/// move, so that a White move and the Black reply after it share a number (`3. TE4:0 TK5:0`),
+/// and a Black move at ply 5 is `3...`. A start whose side does not match its ply's parity
+/// (White to move at ply 1) still numbers every move pair once: `2. … 2... …` never repeats.
+fn move_number(ply: u32, turn: Colour) -> u32 {
+    (ply + u32::from(turn == Colour::White)) / 2 + 1
+}
+
+impl Position {
+    /// The move number of the move to be made here, as records, move lists and analysis
+    /// lines print it (`3.` before White's move, `3...` before Black's).
+    pub fn move_number(&self) -> u32 {
+        move_number(self.ply(), self.turn())
+    }
+}
+
 /// The result token for a game's state: `1-0`, `0-1`, `1/2-1/2` or `*`.
 fn result_token(outcome: Option<Outcome>) -> &'static str {
     outcome.map_or("*", Outcome::result_token)
@@ -193,11 +209,16 @@ impl Record {
                 .strip_suffix("...")
                 .or_else(|| token.strip_suffix('.'))
             {
-                let ply = game.position().ply();
-                let expected = ply / 2 + 1;
+                let pos = game.position();
+                let expected = pos.move_number();
                 let black = token.ends_with("...");
-                let ok = number.parse::<u32>().ok() == Some(expected)
-                    && black == (game.position().turn() == Colour::Black);
+                // Records written before the numbers went up only before White's moves
+                // numbered `ply / 2 + 1`, which differs after a start whose side to move
+                // does not match its ply's parity.
+                let ok = number
+                    .parse::<u32>()
+                    .is_ok_and(|n| n == expected || n == pos.ply() / 2 + 1)
+                    && black == (pos.turn() == Colour::Black);
                 if !ok {
                     let want = if game.position().turn() == Colour::Black {
                         format!("{expected}...")
@@ -414,7 +435,12 @@ impl fmt::Display for Record {
         let mut black_to_move = self.game.start().turn() == Colour::Black;
         let mut need_number = true;
         for (ply, m) in (self.game.start().ply()..).zip(&self.moves) {
-            let number = ply / 2 + 1;
+            let turn = if black_to_move {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            let number = move_number(ply, turn);
             if !black_to_move {
                 tokens.push(format!("{number}."));
             } else if need_number {
