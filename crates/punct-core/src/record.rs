@@ -292,6 +292,13 @@ impl Record {
     /// writes them: a record ends where the next one's tag pairs begin. Errors name the
     /// line in the whole text.
     pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
+        Record::read_each(text).into_iter().collect()
+    }
+
+    /// Reads each record of a text holding several, as [`Record::parse_all`] does, but
+    /// keeps going past a bad one: every game is a record or the reason it could not be
+    /// read (with its line in the whole text), so an importer can say which games it read.
+    pub fn read_each(text: &str) -> Vec<Result<Record, RecordError>> {
         let lines: Vec<&str> = text.lines().collect();
         let mut starts = vec![0];
         let (mut in_body, mut in_comment) = (false, false);
@@ -316,8 +323,8 @@ impl Record {
                 }
             }
         }
-        if !in_body {
-            return Err(err(lines.len().max(1), "no game record: no move text"));
+        if !in_body && starts.len() == 1 {
+            return vec![Err(err(lines.len().max(1), "no game record: no move text"))];
         }
         starts.push(lines.len());
         starts

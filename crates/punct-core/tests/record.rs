@@ -209,6 +209,26 @@ fn a_file_of_records_reads_game_by_game() {
     assert_eq!(e.line, line, "{e}");
     assert!(Record::parse_all("").is_err());
     assert!(Record::parse_all("[Game \"PÜNCT\"]\n").is_err());
+    // Read game by game, the broken one is named and the other four are read.
+    let each = Record::read_each(&broken);
+    assert_eq!(each.len(), 5);
+    assert_eq!(each[2].as_ref().unwrap_err().line, line);
+    for i in [0, 1, 3, 4] {
+        assert_eq!(
+            each[i].as_ref().unwrap().to_string(),
+            records[i].to_string()
+        );
+    }
+    // Tags with no game after them are a game that could not be read.
+    let each = Record::read_each(&format!("{text}[Game \"PÜNCT\"]\n"));
+    assert_eq!(each.len(), 6);
+    assert!(
+        each[5]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("missing result")
+    );
 }
 
 proptest::proptest! {
