@@ -334,7 +334,10 @@ async fn import_legal_moves_analysis_and_bad_input() {
     .await;
     assert_eq!(status, 200, "{v}");
     assert!(v["best_move"].is_string());
-    assert_eq!(v["move_number"], 1, "Black's reply to White's first move is 1...");
+    assert_eq!(
+        v["move_number"], 1,
+        "Black's reply to White's first move is 1..."
+    );
     let (status, _) = get(&format!("{base}/api/legal?position=bad"), None).await;
     assert_eq!(status, 400);
     // One move's legality, with the reason when it is refused.

@@ -6,6 +6,7 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
+use tokio::sync::Semaphore;
 
 use super::{ApiResult, TextRequest, parse};
 use crate::api_error::ApiError;
@@ -17,6 +18,11 @@ use crate::replay::replay_json;
 
 /// How many reasons a refusal of an import that read nothing quotes.
 const REASONS_QUOTED: usize = 3;
+
+/// Imports read at once. The largest takes a core for about a sixth of a second (500 games
+/// replayed and written out), so more are refused (503) rather than queued: a stranger
+/// cannot take the cores that games need.
+static READERS: Semaphore = Semaphore::const_new(2);
 
 /// Reads the games of a text (`{"text"}`) or of a `.zip` archive (the raw body). Answers
 /// the games read and those skipped, each with the reason; refuses (400) an import of
@@ -31,18 +37,24 @@ pub(super) async fn import(headers: HeaderMap, body: Bytes) -> ApiResult {
             ApiError::bad_request("missing `text` (a record, an SGF file or a position text)")
         })?)
     };
-    // Reading replays every game by the rules and may unpack an archive: off the async
-    // workers.
-    let imported = tokio::task::spawn_blocking(move || match text {
-        Some(text) => Ok(import::from_text(&text)),
-        None => import::from_zip(&body),
+    let _permit = READERS
+        .try_acquire()
+        .map_err(|_| Error::busy("the server is reading other imports: try again in a moment"))?;
+    // Reading replays every game by the rules and may unpack an archive, and the answer
+    // holds every position of every game: off the async workers.
+    let answer = tokio::task::spawn_blocking(move || {
+        let imported = match text {
+            Some(text) => import::from_text(&text),
+            None => import::from_zip(&body)?,
+        };
+        if imported.games.is_empty() {
+            return Err(nothing_read(&imported));
+        }
+        Ok(imported_json(&imported))
     })
     .await
     .map_err(|e| Error::internal(format!("the import failed: {e}")))??;
-    if imported.games.is_empty() {
-        return Err(nothing_read(&imported));
-    }
-    Ok(Json(imported_json(&imported)))
+    Ok(Json(answer))
 }
 
 fn nothing_read(imported: &Imported) -> ApiError {
@@ -110,4 +122,20 @@ pub(super) async fn record(body: Bytes) -> Result<Response, ApiError> {
     let req: RecordRequest = parse(&body)?;
     let text = export::write(&req)?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn imports_past_the_readers_are_refused_not_queued() {
+        let held = READERS.try_acquire_many(2).unwrap();
+        let body = Bytes::from_static(br#"{"text": "standard w 0 -"}"#);
+        let refusal = import(HeaderMap::new(), body.clone()).await.unwrap_err();
+        assert_eq!(refusal.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert!(refusal.reason.contains("try again"), "{}", refusal.reason);
+        drop(held);
+        assert!(import(HeaderMap::new(), body).await.is_ok());
+    }
 }
