@@ -80,7 +80,10 @@ pub fn router(hub: Hub, config: &Config) -> Router {
             get(ws::upgrade).layer(Extension(ws_limits)),
         )
         .route("/api/legal", get(legal))
-        .route("/api/import", post(records::import))
+        .route(
+            "/api/import",
+            post(records::import).layer(Extension(records::Readers::new())),
+        )
         .route("/api/record", post(records::record))
         .route(
             "/api/analyse",

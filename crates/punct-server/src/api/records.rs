@@ -1,10 +1,12 @@
 //! `POST /api/import` and `POST /api/record`: game records in and out (API.md). The
 //! reading and writing are [`crate::import`]'s and [`crate::export`]'s; this is their HTTP.
 
-use axum::Json;
+use std::sync::Arc;
+
 use axum::body::Bytes;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
 
@@ -19,15 +21,29 @@ use crate::replay::replay_json;
 /// How many reasons a refusal of an import that read nothing quotes.
 const REASONS_QUOTED: usize = 3;
 
-/// Imports read at once. The largest takes a core for about a sixth of a second (500 games
-/// replayed and written out), so more are refused (503) rather than queued: a stranger
-/// cannot take the cores that games need.
-static READERS: Semaphore = Semaphore::const_new(2);
+/// Imports read at once by one server. The largest takes a core for about a sixth of a
+/// second (500 games replayed and written out), so more are refused (503) rather than
+/// queued: a stranger cannot take the cores that games need.
+const READERS: usize = 2;
+
+/// The permits to read imports, one set per server (an extension of the import route).
+#[derive(Clone)]
+pub(super) struct Readers(Arc<Semaphore>);
+
+impl Readers {
+    pub(super) fn new() -> Readers {
+        Readers(Arc::new(Semaphore::new(READERS)))
+    }
+}
 
 /// Reads the games of a text (`{"text"}`) or of a `.zip` archive (the raw body). Answers
 /// the games read and those skipped, each with the reason; refuses (400) an import of
 /// which no game could be read, quoting why.
-pub(super) async fn import(headers: HeaderMap, body: Bytes) -> ApiResult {
+pub(super) async fn import(
+    Extension(readers): Extension<Readers>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult {
     let zip = headers.get(header::CONTENT_TYPE).is_some_and(is_zip);
     let text = if zip {
         None
@@ -37,7 +53,8 @@ pub(super) async fn import(headers: HeaderMap, body: Bytes) -> ApiResult {
             ApiError::bad_request("missing `text` (a record, an SGF file or a position text)")
         })?)
     };
-    let _permit = READERS
+    let _permit = readers
+        .0
         .try_acquire()
         .map_err(|_| Error::busy("the server is reading other imports: try again in a moment"))?;
     // Reading replays every game by the rules and may unpack an archive, and the answer
@@ -130,12 +147,19 @@ mod tests {
 
     #[tokio::test]
     async fn imports_past_the_readers_are_refused_not_queued() {
-        let held = READERS.try_acquire_many(2).unwrap();
+        let readers = Readers::new();
+        let held = readers.0.try_acquire_many(READERS as u32).unwrap();
         let body = Bytes::from_static(br#"{"text": "standard w 0 -"}"#);
-        let refusal = import(HeaderMap::new(), body.clone()).await.unwrap_err();
+        let refusal = import(Extension(readers.clone()), HeaderMap::new(), body.clone())
+            .await
+            .unwrap_err();
         assert_eq!(refusal.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
         assert!(refusal.reason.contains("try again"), "{}", refusal.reason);
         drop(held);
-        assert!(import(HeaderMap::new(), body).await.is_ok());
+        assert!(
+            import(Extension(readers), HeaderMap::new(), body)
+                .await
+                .is_ok()
+        );
     }
 }
