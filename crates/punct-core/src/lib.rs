@@ -1,6 +1,6 @@
 //! The rules of PÜNCT, Kris Burm's connection game: board geometry, pieces, positions,
 //! legal moves, the end of the game, and the text formats for moves, positions and game
-//! records. No I/O and no threads; everything else in the project stands on this crate.
+//! records (punct's own, and Boardspace.net's SGF records to import). No I/O and no threads; everything else in the project stands on this crate.
 //!
 //! Text flows one way: text → [`Setup`] → [`Position`] → moves → [`Outcome`] → text.
 //!
@@ -27,6 +27,7 @@ pub mod piece;
 pub mod position;
 pub mod record;
 pub mod setup;
+pub mod sgf;
 pub mod status;
 pub mod zobrist;
 
@@ -40,4 +41,5 @@ pub use piece::{Colour, PieceType, Reserve};
 pub use position::{Dot, Piece, Position, Undo, Variant};
 pub use record::{Record, RecordError, RecordMove};
 pub use setup::{PositionError, Setup};
+pub use sgf::SgfError;
 pub use status::{Outcome, Termination};

@@ -66,6 +66,22 @@ fn err(line: usize, message: impl Into<String>) -> RecordError {
     }
 }
 
+/// The number written before a move made at `ply` by `turn`: it goes up before each White
+/// move, so that a White move and the Black reply after it share a number (`3. TE4:0 TK5:0`),
+/// and a Black move at ply 5 is `3...`. A start whose side does not match its ply's parity
+/// (White to move at ply 1) still numbers every move pair once: `2. … 2... …` never repeats.
+fn move_number(ply: u32, turn: Colour) -> u32 {
+    (ply + u32::from(turn == Colour::White)) / 2 + 1
+}
+
+impl Position {
+    /// The move number of the move to be made here, as records, move lists and analysis
+    /// lines print it (`3.` before White's move, `3...` before Black's).
+    pub fn move_number(&self) -> u32 {
+        move_number(self.ply(), self.turn())
+    }
+}
+
 /// The result token for a game's state: `1-0`, `0-1`, `1/2-1/2` or `*`.
 fn result_token(outcome: Option<Outcome>) -> &'static str {
     outcome.map_or("*", Outcome::result_token)
@@ -193,11 +209,16 @@ impl Record {
                 .strip_suffix("...")
                 .or_else(|| token.strip_suffix('.'))
             {
-                let ply = game.position().ply();
-                let expected = ply / 2 + 1;
+                let pos = game.position();
+                let expected = pos.move_number();
                 let black = token.ends_with("...");
-                let ok = number.parse::<u32>().ok() == Some(expected)
-                    && black == (game.position().turn() == Colour::Black);
+                // Records written before the numbers went up only before White's moves
+                // numbered `ply / 2 + 1`, which differs after a start whose side to move
+                // does not match its ply's parity.
+                let ok = number
+                    .parse::<u32>()
+                    .is_ok_and(|n| n == expected || n == pos.ply() / 2 + 1)
+                    && black == (pos.turn() == Colour::Black);
                 if !ok {
                     let want = if game.position().turn() == Colour::Black {
                         format!("{expected}...")
@@ -271,14 +292,13 @@ impl Record {
     /// writes them: a record ends where the next one's tag pairs begin. Errors name the
     /// line in the whole text.
     pub fn parse_all(text: &str) -> Result<Vec<Record>, RecordError> {
-        Record::parse_each(text)?.into_iter().collect()
+        Record::read_each(text).into_iter().collect()
     }
 
-    /// Reads the records of a text holding several one after another, each on its own: one
-    /// that does not read leaves the others readable. Each result is one game's, in the
-    /// order of the text; errors name the line in the whole text. Fails only when the text
-    /// holds no move text at all.
-    pub fn parse_each(text: &str) -> Result<Vec<Result<Record, RecordError>>, RecordError> {
+    /// Reads each record of a text holding several, as [`Record::parse_all`] does, but
+    /// keeps going past a bad one: every game is a record or the reason it could not be
+    /// read (with its line in the whole text), so an importer can say which games it read.
+    pub fn read_each(text: &str) -> Vec<Result<Record, RecordError>> {
         let lines: Vec<&str> = text.lines().collect();
         let mut starts = vec![0];
         let (mut in_body, mut in_comment) = (false, false);
@@ -303,11 +323,11 @@ impl Record {
                 }
             }
         }
-        if !in_body {
-            return Err(err(lines.len().max(1), "no game record: no move text"));
+        if !in_body && starts.len() == 1 {
+            return vec![Err(err(lines.len().max(1), "no game record: no move text"))];
         }
         starts.push(lines.len());
-        Ok(starts
+        starts
             .windows(2)
             .map(|w| {
                 Record::parse(&lines[w[0]..w[1]].join("\n")).map_err(|e| RecordError {
@@ -315,7 +335,7 @@ impl Record {
                     message: e.message,
                 })
             })
-            .collect())
+            .collect()
     }
 }
 
@@ -422,7 +442,12 @@ impl fmt::Display for Record {
         let mut black_to_move = self.game.start().turn() == Colour::Black;
         let mut need_number = true;
         for (ply, m) in (self.game.start().ply()..).zip(&self.moves) {
-            let number = ply / 2 + 1;
+            let turn = if black_to_move {
+                Colour::Black
+            } else {
+                Colour::White
+            };
+            let number = move_number(ply, turn);
             if !black_to_move {
                 tokens.push(format!("{number}."));
             } else if need_number {

@@ -207,16 +207,28 @@ fn a_file_of_records_reads_game_by_game() {
     let broken = format!("{}[Game \"PÜNCT\"\n{}", &text[..third], &text[third + 15..]);
     let e = Record::parse_all(&broken).unwrap_err();
     assert_eq!(e.line, line, "{e}");
-    // Read one by one, the broken game leaves the four others readable.
-    let each = Record::parse_each(&broken).unwrap();
-    assert_eq!(each.len(), 5);
-    assert_eq!(each[2].as_ref().unwrap_err().line, line);
-    for (k, read) in [0, 1, 3, 4].map(|k| (k, &each[k])) {
-        assert_eq!(read.as_ref().unwrap().to_string(), records[k].to_string());
-    }
-    assert!(Record::parse_each("").is_err());
     assert!(Record::parse_all("").is_err());
     assert!(Record::parse_all("[Game \"PÜNCT\"]\n").is_err());
+    // Read game by game, the broken one is named and the other four are read.
+    let each = Record::read_each(&broken);
+    assert_eq!(each.len(), 5);
+    assert_eq!(each[2].as_ref().unwrap_err().line, line);
+    for i in [0, 1, 3, 4] {
+        assert_eq!(
+            each[i].as_ref().unwrap().to_string(),
+            records[i].to_string()
+        );
+    }
+    // Tags with no game after them are a game that could not be read.
+    let each = Record::read_each(&format!("{text}[Game \"PÜNCT\"]\n"));
+    assert_eq!(each.len(), 6);
+    assert!(
+        each[5]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("missing result")
+    );
 }
 
 proptest::proptest! {
@@ -240,5 +252,126 @@ proptest::proptest! {
         let read = Record::parse(&text).map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}\n{text}")))?;
         proptest::prop_assert_eq!(read.to_string(), text);
         proptest::prop_assert_eq!(read.game.moves(), game.moves());
+    }
+}
+
+/// Plays up to `plies` random moves (more moves than placements, so that stacks form).
+fn play_random(game: &mut Game, rng: &mut SmallRng, plies: usize) {
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return;
+        }
+        let moves = game.position().legal_moves();
+        let shifts: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| !m.is_placement())
+            .collect();
+        let mv = if !shifts.is_empty() && rng.random_bool(0.6) {
+            shifts[rng.random_range(0..shifts.len())]
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        };
+        game.play(mv).unwrap();
+    }
+}
+
+#[test]
+fn move_numbers_go_up_before_each_white_move_whoever_starts() {
+    let cases = [
+        ("standard w 0 -", "1. TE4:0 TK5:0 2. TE6:0 *"),
+        ("standard b 0 -", "1... TE4:0 2. TK5:0 TE6:0 *"),
+        ("standard b 5 -", "3... TE4:0 4. TK5:0 TE6:0 *"),
+        ("basic w 1 -", "2. TE4:0 TK5:0 3. TE6:0 *"),
+    ];
+    for (start, moves) in cases {
+        let mut game = Game::from_position(Position::from_text(start).unwrap());
+        for m in ["TE4:0", "TK5:0", "TE6:0"] {
+            assert!(
+                moves.contains(&format!("{}.", game.position().move_number())),
+                "{start}"
+            );
+            game.play(Move::parse(m).unwrap()).unwrap();
+        }
+        let text = Record::from_game(game, "a", "b", "?").to_string();
+        assert!(text.ends_with(&format!("\n\n{moves}\n")), "{start}: {text}");
+        assert_eq!(Record::parse(&text).unwrap().to_string(), text);
+    }
+    // Records written before, numbered `ply / 2 + 1` after such a start, still read.
+    let old = "[Position \"basic w 1 -\"]\n[Variant \"basic\"]\n\n1. TE4:0 TK5:0 2. TE6:0 *\n";
+    assert_eq!(Record::parse(old).unwrap().game.moves().len(), 3);
+}
+
+/// How an exported game ended, beyond what the board decides.
+fn ending(kind: u8, winner: bool) -> Option<Outcome> {
+    let winner = Some(if winner {
+        punct_core::Colour::White
+    } else {
+        punct_core::Colour::Black
+    });
+    let (winner, termination) = match kind {
+        1 => (winner, Termination::Resignation),
+        2 => (winner, Termination::Timeout),
+        3 => (None, Termination::Agreement),
+        4 => (None, Termination::Aborted),
+        _ => return None,
+    };
+    Some(Outcome {
+        winner,
+        termination,
+    })
+}
+
+proptest::proptest! {
+    /// Any game written reads back whole: basic or standard, from the empty board or from a
+    /// position with either side to move (at a ply of either parity), with its names, date,
+    /// variant, start, moves, ending and every other tag.
+    #[test]
+    fn any_game_from_any_start_reads_back_whole(
+        basic: bool,
+        seed: u64,
+        before in 0usize..40,
+        ply_shift in proptest::prop_oneof![proptest::strategy::Just(0u32), 1u32..3, 90u32..200],
+        after in 0usize..60,
+        end_kind in 0u8..5,
+        white_wins: bool,
+        white in "\\PC{0,24}",
+        black in "\\PC{0,24}",
+        date in "[0-9?]{4}\\.[0-9?]{2}\\.[0-9?]{2}",
+        event in proptest::prelude::any::<String>(),
+    ) {
+        let variant = if basic { Variant::Basic } else { Variant::Standard };
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut opening = Game::new(variant);
+        play_random(&mut opening, &mut rng, before);
+        proptest::prop_assume!(opening.outcome().is_none());
+        let text = opening.position().to_string();
+        let mut fields: Vec<String> = text.splitn(4, ' ').map(str::to_owned).collect();
+        fields[2] = (opening.position().ply() + ply_shift).to_string();
+        let start = Position::from_text(&fields.join(" ")).unwrap();
+        let mut game = Game::from_position(start);
+        play_random(&mut game, &mut rng, after);
+        if game.outcome().is_none() && let Some(outcome) = ending(end_kind, white_wins) {
+            game.end(outcome);
+        }
+        let mut record = Record::from_game(game.clone(), &white, &black, &date);
+        record.set_tag("Event", &event);
+        let text = record.to_string();
+        let read = Record::parse(&text)
+            .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}\n{text}")))?;
+        proptest::prop_assert_eq!(read.to_string(), text.clone());
+        proptest::prop_assert_eq!(read.game.start().to_string(), game.start().to_string());
+        proptest::prop_assert_eq!(read.game.moves(), game.moves());
+        proptest::prop_assert_eq!(read.game.outcome(), game.outcome());
+        let clean = |s: &str| s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>();
+        proptest::prop_assert_eq!(read.tag("White").map(str::to_owned), Some(clean(&white)));
+        proptest::prop_assert_eq!(read.tag("Black").map(str::to_owned), Some(clean(&black)));
+        proptest::prop_assert_eq!(read.tag("Date"), Some(date.as_str()));
+        proptest::prop_assert_eq!(read.tag("Event").map(str::to_owned), Some(clean(&event)));
+        proptest::prop_assert_eq!(read.tag("Variant").map(str::to_owned), Some(variant.to_string()));
+        proptest::prop_assert_eq!(
+            read.tag("Termination"),
+            game.outcome().map(|o| o.termination.name())
+        );
     }
 }

@@ -1,5 +1,7 @@
 //! The JSON endpoints (documented in API.md) and the routes of the whole server.
 
+mod records;
+
 use std::net::SocketAddr;
 
 use axum::body::Bytes;
@@ -16,10 +18,9 @@ use serde_json::{Value, json};
 
 use crate::api_error::ApiError;
 use crate::hub::Hub;
-use crate::new_game::{NewGame, parse_start};
+use crate::new_game::NewGame;
 use crate::ops;
 use crate::rate_limit::{self, Limiter, Rate};
-use crate::replay::replay_json;
 use crate::request_body::{self, BodyLimits};
 use crate::room::{Action, Request};
 use crate::ws::{self, WsLimits};
@@ -79,7 +80,11 @@ pub fn router(hub: Hub, config: &Config) -> Router {
             get(ws::upgrade).layer(Extension(ws_limits)),
         )
         .route("/api/legal", get(legal))
-        .route("/api/import", post(import))
+        .route(
+            "/api/import",
+            post(records::import).layer(Extension(records::Readers::new())),
+        )
+        .route("/api/record", post(records::record))
         .route(
             "/api/analyse",
             limited(post(analyse), "analyses", rates.map(|r| r.analyse)),
@@ -94,6 +99,7 @@ pub fn router(hub: Hub, config: &Config) -> Router {
     // rewritten.
     let body_limits = BodyLimits {
         max_bytes: config.max_body_bytes,
+        max_import_bytes: config.max_import_bytes,
         timeout: config.body_read_timeout,
     };
     let router = Router::new()
@@ -309,21 +315,12 @@ async fn legal(Query(q): Query<PositionQuery>) -> ApiResult {
     }))
 }
 
+/// The body of the endpoints that take one text: `{"text"}` or `{"position"}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TextRequest {
     text: Option<String>,
     position: Option<String>,
-}
-
-async fn import(body: Bytes) -> ApiResult {
-    let req: TextRequest = parse(&body)?;
-    let text = req
-        .text
-        .or(req.position)
-        .ok_or_else(|| ApiError::bad_request("missing `text` (a record or position text)"))?;
-    let game = parse_start(&text).map_err(ApiError::from)?;
-    Ok(Json(replay_json(&game)))
 }
 
 /// Analyses a position for the client at `client`: if it hangs up, this future is dropped
@@ -335,10 +332,14 @@ async fn analyse(
 ) -> ApiResult {
     let req: TextRequest = parse(&body)?;
     let pos = position_of(req.position.as_deref())?;
+    let move_number = pos.move_number();
     let analysis = hub
         .engine()
         .analyse(Game::from_position(pos), client.ip())
         .await
         .map_err(ApiError::from)?;
-    Ok(Json(serde_json::to_value(analysis).unwrap_or(Value::Null)))
+    let mut value = serde_json::to_value(analysis).unwrap_or(Value::Null);
+    // The number of the line's first move, as records and move lists print it.
+    value["move_number"] = json!(move_number);
+    Ok(Json(value))
 }

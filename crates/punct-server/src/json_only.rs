@@ -4,7 +4,9 @@
 //! which this server never grants. So a POST under `/api/` with a body must say
 //! `Content-Type: application/json`, and any other content type is refused with 415,
 //! before anything is done. A POST with neither body nor content type (an action without
-//! fields, from curl) is let through.
+//! fields, from curl) is let through. `POST /api/import` also takes a `.zip` archive as its
+//! raw body, typed `application/zip` (or `application/x-zip-compressed`, as Windows names
+//! it): no form can send those types either, so they need the same permission.
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -12,19 +14,21 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::api_error::ApiError;
+use crate::request_body::IMPORT_PATH;
 
 /// The middleware: refuses API writes that are not JSON.
 pub(crate) async fn require_json(request: Request, next: Next) -> Response {
+    let path = request.uri().path();
     if request.method() == Method::POST
-        && request.uri().path().starts_with("/api/")
-        && let Err(refusal) = check(request.headers())
+        && path.starts_with("/api/")
+        && let Err(refusal) = check(path, request.headers())
     {
         return refusal.into_response();
     }
     next.run(request).await
 }
 
-fn check(headers: &HeaderMap) -> Result<(), ApiError> {
+fn check(path: &str, headers: &HeaderMap) -> Result<(), ApiError> {
     let has_body = headers.contains_key(header::TRANSFER_ENCODING)
         || headers
             .get(header::CONTENT_LENGTH)
@@ -36,6 +40,7 @@ fn check(headers: &HeaderMap) -> Result<(), ApiError> {
         )),
         None => Ok(()),
         Some(v) if is_json(v) => Ok(()),
+        Some(v) if path == IMPORT_PATH && is_zip(v) => Ok(()),
         Some(v) => Err(refused(format!(
             "the API takes only JSON: send `Content-Type: application/json`, not `{}`",
             String::from_utf8_lossy(v.as_bytes())
@@ -49,11 +54,24 @@ fn refused(reason: String) -> ApiError {
 
 /// `application/json`, in any case, with or without parameters (`; charset=utf-8`).
 fn is_json(content_type: &HeaderValue) -> bool {
+    essence_is(content_type, &["application/json"])
+}
+
+/// A `.zip` archive's type, as browsers name it.
+pub(crate) fn is_zip(content_type: &HeaderValue) -> bool {
+    essence_is(
+        content_type,
+        &["application/zip", "application/x-zip-compressed"],
+    )
+}
+
+/// Whether the type, without its parameters, is one of `types` (in any case).
+fn essence_is(content_type: &HeaderValue, types: &[&str]) -> bool {
     content_type
         .to_str()
         .ok()
         .and_then(|v| v.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+        .is_some_and(|essence| types.iter().any(|t| essence.trim().eq_ignore_ascii_case(t)))
 }
 
 #[cfg(test)]
@@ -80,7 +98,11 @@ mod tests {
             "application/json; charset=utf-8",
         ] {
             assert!(
-                check(&headers(&[("content-type", ty), ("content-length", "2")])).is_ok(),
+                check(
+                    "/api/games",
+                    &headers(&[("content-type", ty), ("content-length", "2")])
+                )
+                .is_ok(),
                 "{ty}"
             );
         }
@@ -99,7 +121,7 @@ mod tests {
             &[("content-length", "20")],
             &[("transfer-encoding", "chunked")],
         ] {
-            let refusal = check(&headers(pairs)).unwrap_err();
+            let refusal = check("/api/import", &headers(pairs)).unwrap_err();
             assert_eq!(
                 refusal.status,
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -111,7 +133,17 @@ mod tests {
 
     #[test]
     fn no_body_and_no_type_passes() {
-        assert!(check(&headers(&[])).is_ok());
-        assert!(check(&headers(&[("content-length", "0")])).is_ok());
+        assert!(check("/api/games", &headers(&[])).is_ok());
+        assert!(check("/api/games", &headers(&[("content-length", "0")])).is_ok());
+    }
+
+    #[test]
+    fn archives_pass_only_where_games_are_imported() {
+        for ty in ["application/zip", "Application/X-Zip-Compressed"] {
+            let pairs = [("content-type", ty), ("content-length", "20")];
+            assert!(check("/api/import", &headers(&pairs)).is_ok(), "{ty}");
+            let refusal = check("/api/games", &headers(&pairs)).unwrap_err();
+            assert_eq!(refusal.status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{ty}");
+        }
     }
 }

@@ -15,7 +15,9 @@ mod assets;
 pub mod clock;
 pub mod engine_pool;
 pub mod error;
+pub mod export;
 pub mod hub;
+pub mod import;
 mod json_only;
 mod listener;
 pub mod logging;
@@ -79,6 +81,9 @@ pub struct Config {
     pub max_header_bytes: usize,
     /// The largest request body in bytes; a larger one is answered 413.
     pub max_body_bytes: usize,
+    /// The largest body of `POST /api/import` (files and `.zip` archives of games), in
+    /// bytes; a larger one is answered 413.
+    pub max_import_bytes: usize,
     /// How long a request's body may take to arrive once its head has; a slower one is
     /// answered 408.
     pub body_read_timeout: Duration,
@@ -120,8 +125,11 @@ impl Default for Config {
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             max_header_bytes: 16 * 1024,
-            // Bodies are small JSON; the longest, a game record to import, is a few KiB.
+            // Bodies are small JSON; the longest, a game's moves to write as a record, is a
+            // few KiB (imports have their own limit).
             max_body_bytes: 64 * 1024,
+            // An archive of a few hundred Boardspace records (about 2.5 KiB each unpacked).
+            max_import_bytes: 4 * 1024 * 1024,
             body_read_timeout: Duration::from_secs(10),
             // Client messages are short JSON (a move, a token).
             ws_max_message_bytes: 4 * 1024,

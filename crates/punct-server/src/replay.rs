@@ -5,11 +5,14 @@ use serde_json::{Value, json};
 
 use crate::room::OutcomeView;
 
-/// A game as a list of positions after each move, with the moves and the outcome.
+/// A game as a list of positions after each move, with the moves, their numbers (as
+/// records print them: the number before `3.`/`3...`) and the outcome.
 pub fn replay_json(game: &Game) -> Value {
     let mut pos = game.start().clone();
     let mut positions = vec![pos.to_string()];
+    let mut numbers = Vec::with_capacity(game.moves().len());
     for &mv in game.moves() {
+        numbers.push(pos.move_number());
         pos.make(mv);
         positions.push(pos.to_string());
     }
@@ -17,6 +20,7 @@ pub fn replay_json(game: &Game) -> Value {
     json!({
         "start": game.start().to_string(),
         "moves": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "numbers": numbers,
         "positions": positions,
         "outcome": outcome,
     })
@@ -33,6 +37,16 @@ pub(crate) fn chrono_date(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_carry_their_numbers() {
+        let start = "standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2";
+        let mut game = Game::from_position(punct_core::Position::from_text(start).unwrap());
+        for m in ["K5-K9:0", "TC2:0", "TC8:0"] {
+            game.play(punct_core::Move::parse(m).unwrap()).unwrap();
+        }
+        assert_eq!(replay_json(&game)["numbers"], json!([3, 4, 4]));
+    }
 
     #[test]
     fn dates_are_civil() {

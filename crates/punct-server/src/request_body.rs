@@ -16,8 +16,13 @@ use crate::api_error::ApiError;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodyLimits {
     pub(crate) max_bytes: usize,
+    /// The limit of `POST /api/import`, which takes whole files and archives of games.
+    pub(crate) max_import_bytes: usize,
     pub(crate) timeout: Duration,
 }
+
+/// The path whose bodies may be as large as [`BodyLimits::max_import_bytes`].
+pub(crate) const IMPORT_PATH: &str = "/api/import";
 
 /// The middleware: reads the body whole, or refuses with 413 (too large) or 408 (too slow).
 pub(crate) async fn read_whole(
@@ -26,10 +31,15 @@ pub(crate) async fn read_whole(
     next: Next,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let max_bytes = if parts.uri.path() == IMPORT_PATH {
+        limits.max_import_bytes
+    } else {
+        limits.max_bytes
+    };
     let too_large = || {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("a request body may be at most {} bytes", limits.max_bytes),
+            format!("a request body here may be at most {max_bytes} bytes"),
         )
         .into_response()
     };
@@ -37,11 +47,10 @@ pub(crate) async fn read_whole(
         .headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if announced.is_some_and(|length| length > limits.max_bytes as u64) {
+    if announced.is_some_and(|length| length > max_bytes as u64) {
         return too_large();
     }
-    let read =
-        tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, limits.max_bytes)).await;
+    let read = tokio::time::timeout(limits.timeout, axum::body::to_bytes(body, max_bytes)).await;
     match read {
         Ok(Ok(bytes)) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))

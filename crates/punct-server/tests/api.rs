@@ -306,7 +306,8 @@ async fn import_legal_moves_analysis_and_bad_input() {
     )
     .await;
     assert_eq!(status, 200, "{v}");
-    assert_eq!(v["positions"], json!(["standard b 1 wTE4:0@1"]));
+    assert_eq!(v["games"][0]["positions"], json!(["standard b 1 wTE4:0@1"]));
+    assert_eq!(v["games"][0]["name"], "Position, Black to move");
     let (status, v) = post(
         &format!("{base}/api/import"),
         None,
@@ -314,6 +315,10 @@ async fn import_legal_moves_analysis_and_bad_input() {
     )
     .await;
     assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("not a game record"),
+        "{v}"
+    );
     let (status, v) = post(
         &format!("{base}/api/analyse"),
         None,
@@ -329,6 +334,10 @@ async fn import_legal_moves_analysis_and_bad_input() {
     .await;
     assert_eq!(status, 200, "{v}");
     assert!(v["best_move"].is_string());
+    assert_eq!(
+        v["move_number"], 1,
+        "Black's reply to White's first move is 1..."
+    );
     let (status, _) = get(&format!("{base}/api/legal?position=bad"), None).await;
     assert_eq!(status, 400);
     // One move's legality, with the reason when it is refused.

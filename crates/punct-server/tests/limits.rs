@@ -677,6 +677,7 @@ async fn oversized_heads_and_bodies_are_refused() {
         Config {
             max_header_bytes: 8 * 1024,
             max_body_bytes: 1024,
+            max_import_bytes: 2048,
             ..Config::default()
         },
     )
@@ -689,16 +690,19 @@ async fn oversized_heads_and_bodies_are_refused() {
         .await
         .unwrap();
     assert_eq!(resp.status(), 431);
-    let text = format!("standard w 0 -{}", " ".repeat(1024));
-    let resp = client
-        .post(format!("{base}/api/import"))
-        .json(&json!({ "text": text }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), 413);
-    let v: Value = resp.json().await.unwrap();
-    assert_eq!(v["status"], 413, "{v}");
+    // Imports have a limit of their own; every other body the general one.
+    for (path, padding) in [("/api/import", 2048), ("/api/record", 1024)] {
+        let text = format!("standard w 0 -{}", " ".repeat(padding));
+        let resp = client
+            .post(format!("{base}{path}"))
+            .json(&json!({ "text": text }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 413, "{path}");
+        let v: Value = resp.json().await.unwrap();
+        assert_eq!(v["status"], 413, "{v}");
+    }
     // Under the limits, the same requests are served.
     let (status, v) = post(
         &format!("{base}/api/import"),

@@ -331,7 +331,7 @@ pub fn move_list(
     // A White move opens each numbered line; a game from a Black-to-move position starts
     // with a half line.
     let offset = usize::from(start.turn() == Colour::Black);
-    let first_number = usize::try_from(start.ply() / 2 + 1).unwrap_or(1);
+    let first_number = usize::try_from(start.move_number()).unwrap_or(1);
     // Every column as wide as the longest move and a space, so that long moves such as
     // `K14-K15:0` never run into the next one.
     let column = moves

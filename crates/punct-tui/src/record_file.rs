@@ -35,7 +35,7 @@ impl Loaded {
 pub fn load_all(path: &Path) -> anyhow::Result<Loaded> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let each = Record::parse_each(&text).with_context(|| format!("in {}", path.display()))?;
+    let each = Record::read_each(&text);
     let mut loaded = Loaded {
         games: Vec::new(),
         skipped: Vec::new(),
