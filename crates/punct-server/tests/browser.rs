@@ -946,3 +946,76 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
         s.quit().await;
     }
 }
+
+/// The first visit's figures on loopback, printed (run by hand: `cargo test -p punct-server
+/// --test browser -- --ignored first_visit`): a friend opens the link to a game where they are
+/// to move, in a browser with nothing cached; the bytes it downloaded (page, files, API
+/// answers) by the time the board takes a move, and how long that took from the start of the
+/// navigation; then the bytes each of their next moves downloads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a test: prints figures"]
+async fn first_visit_figures() {
+    if !webdriver::available() {
+        return;
+    }
+    webdriver::watchdog("the first-visit figures", Duration::from_secs(300));
+    let base = common::start_in_process(&common::temp_db("first-visit")).await;
+    let driver = Driver::start().await;
+    const BYTES: &str = "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).reduce((n, e) => n + e.transferSize, 0);";
+    let mut runs = Vec::new();
+    for run in 0..7 {
+        let (status, created) = common::post(
+            &format!("{base}/api/games"),
+            None,
+            json!({ "mode": "friend", "colour": "black", "name": "Ada" }),
+        )
+        .await;
+        assert_eq!(status, 201, "{created}");
+        let id = created["id"].as_str().unwrap();
+        let invite = created["invite"].as_str().unwrap();
+        let s = driver.session(&format!("first-visit-{run}")).await;
+        s.goto(&format!("{base}/g/{id}#invite={invite}")).await;
+        let ms = s
+            .eval_async(
+                &format!("const done = arguments[0]; const ready = () => {{ {OUR_TURN} }}; const poll = () => ready() ? done(performance.now()) : setTimeout(poll, 5); poll();"),
+                json!([]),
+            )
+            .await
+            .as_f64()
+            .unwrap();
+        let bytes = s.eval(BYTES, json!([])).await.as_f64().unwrap();
+        // Three moves, each a placement the server lists; the bytes downloaded per move.
+        let token = s
+            .eval(
+                "return localStorage.getItem('punct.token.' + arguments[0]);",
+                json!([id]),
+            )
+            .await;
+        let black = created["token"].as_str().unwrap();
+        for ply in 0..6 {
+            let (_, state) = common::get(&format!("{base}/api/games/{id}"), None).await;
+            let mv = common::pick_move(&base, state["position"].as_str().unwrap(), ply).await;
+            let token = if ply % 2 == 0 { token.as_str() } else { Some(black) };
+            let (status, v) = common::post(
+                &format!("{base}/api/games/{id}/move"),
+                token,
+                json!({ "move": mv }),
+            )
+            .await;
+            assert_eq!(status, 200, "{v}");
+        }
+        s.wait("six moves", &format!("return {MOVE_COUNT} === 6;"))
+            .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let after = s.eval(BYTES, json!([])).await.as_f64().unwrap();
+        eprintln!(
+            "run {run}: {bytes:.0} bytes, board usable after {ms:.0} ms; then {:.0} bytes per move",
+            (after - bytes) / 6.0
+        );
+        runs.push((bytes, ms, (after - bytes) / 6.0));
+        s.quit().await;
+    }
+    runs.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (bytes, ms, per_move) = runs[runs.len() / 2];
+    eprintln!("median of {}: {bytes:.0} bytes, board usable after {ms:.0} ms, {per_move:.0} bytes per move (HTTP; WebSocket frames not counted)", runs.len());
+}

@@ -331,6 +331,17 @@ impl Session {
         .await
     }
 
+    /// Runs `script` (a function body whose last argument is the callback to call with the
+    /// result), returning what it passes to the callback.
+    pub async fn eval_async(&self, script: &str, args: Value) -> Value {
+        self.cmd(
+            reqwest::Method::POST,
+            "/execute/async",
+            Some(json!({ "script": script, "args": args })),
+        )
+        .await
+    }
+
     /// Waits until `script` returns something truthy, returning it.
     pub async fn wait(&self, what: &str, script: &str) -> Value {
         let start = Instant::now();
