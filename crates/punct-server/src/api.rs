@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
@@ -48,10 +48,6 @@ pub fn router(hub: Hub, config: &Config) -> Router {
         silence_timeout: config.ws_silence_timeout,
     };
     let routes = Router::new()
-        .route("/", get(assets::index))
-        .route("/g/{id}", get(assets::index))
-        .route("/app.js", get(assets::app_js))
-        .route("/style.css", get(assets::style_css))
         .route("/api/rules", get(assets::rules))
         .route(
             "/api/games",
@@ -144,8 +140,10 @@ async fn json_errors(response: Response) -> Response {
     Response::from_parts(parts, error.into_body())
 }
 
-async fn not_found() -> ApiError {
-    ApiError::not_found("no such page or endpoint")
+/// The app's files and pages (every `GET` outside `/api/`), else 404.
+async fn not_found(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    assets::serve(&method, uri.path(), &headers)
+        .unwrap_or_else(|| ApiError::not_found("no such page or endpoint").into_response())
 }
 
 /// Reads a JSON body, which must be an object (or empty, counting as `{}`), naming what is

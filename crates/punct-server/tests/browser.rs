@@ -3,7 +3,9 @@
 //! analysis, resigning); a game on one screen to its end, reviewed with the keyboard,
 //! exported and imported again; the stack viewer and "lift"; the whole app with the keyboard
 //! alone; joining by link from a second browser on a phone-sized touch screen, offers
-//! between the two, and a kill -9 of the server under the open pages.
+//! between the two, and a kill -9 of the server under the open pages; every page's address,
+//! with reload and Back; drag and drop with the mouse and by touch; a game on a 360 × 640
+//! phone; the dark theme.
 //!
 //! Screenshots go to target/screenshots. Skipped (with a message) without Chromium.
 //!
@@ -59,6 +61,24 @@ async fn browser_games() {
     .await;
     scenario("stacks and lift", 60, stacks_and_lift(&driver, &base)).await;
     scenario("keyboard alone", 90, keyboard_alone(&driver, &base)).await;
+    scenario(
+        "addresses: reload and Back on every page",
+        120,
+        addresses_reload_and_back(&driver, &base),
+    )
+    .await;
+    scenario(
+        "drag and drop with the mouse",
+        90,
+        drag_and_drop_with_the_mouse(&driver, &base),
+    )
+    .await;
+    scenario(
+        "a phone at 360 × 640, by touch",
+        90,
+        a_phone_at_360_by_touch(&driver, &base),
+    )
+    .await;
     scenario(
         "join by link, offers, restart",
         150,
@@ -196,7 +216,10 @@ async fn against_the_computer(driver: &Driver, base: &str) {
             "const t = document.getElementById('game-error').textContent; return t.includes('TI9') && t;",
         )
         .await;
-    assert!(reason.as_str().unwrap().contains("illegal"), "{reason}");
+    assert!(
+        reason.as_str().unwrap().to_lowercase().contains("illegal"),
+        "{reason}"
+    );
 
     // Pick up the piece on E4: its three lines of travel and its destinations appear; move it.
     s.click("polygon.cell[data-cell='E4']").await;
@@ -220,6 +243,15 @@ async fn against_the_computer(driver: &Driver, base: &str) {
     assert!(third.starts_with("E4-"), "{third}");
     s.screenshot("computer-4-after-answer").await;
     move_a_board_piece_by_keys(&s, base).await;
+    // The moves went over the WebSocket, and the page did not download the game again after
+    // each one.
+    let http = s
+        .eval(
+            "return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname).filter(p => p.endsWith('/move') || p.endsWith('/replay') || p.endsWith('/action'));",
+            json!([]),
+        )
+        .await;
+    assert_eq!(http, json!([]), "moves and replays over HTTP");
 
     // Take back at once against the computer: back to before our last move.
     s.wait("our turn", OUR_TURN).await;
@@ -436,7 +468,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
     s.type_into("#board", keys::HOME).await;
     s.wait(
         "the start",
-        "return document.getElementById('status').textContent.includes('after 0 of') && document.querySelectorAll('circle.dot').length === 0;",
+        "return document.getElementById('status').textContent.includes('after 0 of') && document.querySelectorAll('#board circle.dot').length === 0;",
     )
     .await;
     s.type_into(
@@ -473,7 +505,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
     assert_eq!(s.text("#export").await, state["position"].as_str().unwrap());
 
     // Import the record to review it: the same moves, the same result, the keys work.
-    s.click("nav button[data-view='import']").await;
+    s.click("nav a[data-view='import']").await;
     s.eval(
         "document.getElementById('import-text').value = arguments[0];",
         json!([record]),
@@ -498,7 +530,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
     // Play on from a position of it against the computer, as the side to move there.
     let (_, replay) = common::get(&format!("{base}/api/games/{id}/replay"), None).await;
     let midgame = replay["positions"][4].as_str().unwrap().to_owned();
-    s.click("nav button[data-view='import']").await;
+    s.click("nav a[data-view='import']").await;
     s.eval(
         "document.getElementById('import-text').value = arguments[0]; document.getElementById('import-level').value = '1';",
         json!([midgame]),
@@ -530,7 +562,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
 async fn stacks_and_lift(driver: &Driver, base: &str) {
     let s = driver.session("stacks").await;
     s.goto(&format!("{base}/")).await;
-    s.click("nav button[data-view='import']").await;
+    s.click("nav a[data-view='import']").await;
     s.eval(
         "document.getElementById('import-text').value = 'standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2';",
         json!([]),
@@ -872,7 +904,7 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     .await;
     b.wait(
         "the move arriving while black reviews",
-        &format!("return {MOVE_COUNT} === 3 && document.getElementById('status').textContent.includes('after 0 of 3') && document.querySelectorAll('circle.dot').length === 0;"),
+        &format!("return {MOVE_COUNT} === 3 && document.getElementById('status').textContent.includes('after 0 of 3') && document.querySelectorAll('#board circle.dot').length === 0;"),
     )
     .await;
     b.tap("#last").await;
@@ -901,6 +933,26 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
         .await;
     }
     a.screenshot("friend-4-server-down").await;
+    // Said in words, on the game page and on a page that asks the server for something.
+    assert!(
+        a.text("#conn").await.contains("not answering"),
+        "{}",
+        a.text("#conn").await
+    );
+    c.click("nav a[data-view='games']").await;
+    let words = c
+        .wait(
+            "the games list failing",
+            "const t = document.getElementById('live-list').textContent; return t.includes('not answering') && t;",
+        )
+        .await;
+    assert!(!words.as_str().unwrap().contains("fetch"), "{words}");
+    c.eval("history.back();", json!([])).await;
+    c.wait(
+        "the game page again, saying the server is not answering",
+        "return location.pathname.startsWith('/g/') && !document.getElementById('conn').hidden;",
+    )
+    .await;
     let _server = common::Process::start(addr, &db).await;
     // The link is `/g/{id}#invite=…`: the invitation rides after `#`, out of the server's logs.
     let (page, invite) = link
@@ -930,13 +982,13 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     }
     a.screenshot("friend-5-after-restart").await;
     // The lists of games show it live.
-    c.click("nav button[data-view='games']").await;
+    c.click("nav a[data-view='games']").await;
     c.wait(
         "the game in the live list",
         &format!("return document.querySelector(\"#live-list a[href='/g/{id}']\");"),
     )
     .await;
-    c.click("nav button[data-view='rules']").await;
+    c.click("nav a[data-view='rules']").await;
     c.wait(
         "the rules",
         "return document.getElementById('rules-text').textContent.includes('central hexagon');",
@@ -995,7 +1047,11 @@ async fn first_visit_figures() {
         for ply in 0..6 {
             let (_, state) = common::get(&format!("{base}/api/games/{id}"), None).await;
             let mv = common::pick_move(&base, state["position"].as_str().unwrap(), ply).await;
-            let token = if ply % 2 == 0 { token.as_str() } else { Some(black) };
+            let token = if ply % 2 == 0 {
+                token.as_str()
+            } else {
+                Some(black)
+            };
             let (status, v) = common::post(
                 &format!("{base}/api/games/{id}/move"),
                 token,
@@ -1017,5 +1073,294 @@ async fn first_visit_figures() {
     }
     runs.sort_by(|a, b| a.1.total_cmp(&b.1));
     let (bytes, ms, per_move) = runs[runs.len() / 2];
-    eprintln!("median of {}: {bytes:.0} bytes, board usable after {ms:.0} ms, {per_move:.0} bytes per move (HTTP; WebSocket frames not counted)", runs.len());
+    eprintln!(
+        "median of {}: {bytes:.0} bytes, board usable after {ms:.0} ms, {per_move:.0} bytes per move (HTTP; WebSocket frames not counted)",
+        runs.len()
+    );
+}
+
+/// Every page has its own address: reached by the links, each survives a reload, and Back
+/// walks back through them. An unknown game says so; an unknown address gets the page.
+async fn addresses_reload_and_back(driver: &Driver, base: &str) {
+    let s = driver.session("addresses").await;
+    s.goto(base).await;
+    s.wait(
+        "the home page",
+        "return !document.getElementById('view-home').hidden;",
+    )
+    .await;
+    // The pages, by the header's links: (link, address, the section shown).
+    let pages = [
+        ("games", "/games", "view-games"),
+        ("learn", "/learn", "view-learn"),
+        ("rules", "/rules", "view-rules"),
+        ("import", "/import", "view-import"),
+    ];
+    for (link, path, view) in pages {
+        s.click(&format!("nav a[data-view='{link}']")).await;
+        s.wait(
+            &format!("the {link} page"),
+            &format!("return location.pathname === '{path}' && !document.getElementById('{view}').hidden;"),
+        )
+        .await;
+        s.eval("location.reload();", json!([])).await;
+        s.wait(
+            &format!("the {link} page after a reload"),
+            &format!("return document.readyState === 'complete' && location.pathname === '{path}' && !document.getElementById('{view}').hidden && document.querySelector(\"nav a[aria-current='page']\")?.dataset.view === '{link}';"),
+        )
+        .await;
+    }
+    // An imported position is reviewed at an address of its own, which a reload reads again.
+    let position = "standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2";
+    s.eval(
+        "document.getElementById('import-text').value = arguments[0];",
+        json!([position]),
+    )
+    .await;
+    s.click("#import-review").await;
+    let analysis = "return location.pathname === '/analysis' && !document.getElementById('view-game').hidden && document.querySelectorAll('circle.badge').length === 3;";
+    s.wait("the analysis page", analysis).await;
+    s.eval("location.reload();", json!([])).await;
+    s.wait("the analysis page after a reload", analysis).await;
+    // A game.
+    let (id, _) = common::create(base, json!({ "mode": "computer", "level": 1 })).await;
+    s.eval(
+        "history.pushState(null, '', arguments[0]); window.dispatchEvent(new PopStateEvent('popstate'));",
+        json!([format!("/g/{id}")]),
+    )
+    .await;
+    let game = "return location.pathname.startsWith('/g/') && document.querySelectorAll('polygon.cell').length === 211 && document.getElementById('status').textContent.includes('to move');";
+    s.wait("the game page", game).await;
+    s.eval("location.reload();", json!([])).await;
+    s.wait("the game page after a reload", game).await;
+    s.screenshot("addresses-1-game").await;
+    // Back, all the way: the game, the analysis, import, rules, learn, games, home.
+    for (what, check) in [
+        (
+            "analysis",
+            "location.pathname === '/analysis' && document.querySelectorAll('circle.badge').length === 3",
+        ),
+        (
+            "import",
+            "location.pathname === '/import' && !document.getElementById('view-import').hidden",
+        ),
+        (
+            "rules",
+            "location.pathname === '/rules' && document.getElementById('rules-text').textContent.includes('central hexagon')",
+        ),
+        (
+            "learn",
+            "location.pathname === '/learn' && !document.getElementById('view-learn').hidden",
+        ),
+        (
+            "games",
+            "location.pathname === '/games' && !document.getElementById('view-games').hidden",
+        ),
+        (
+            "home",
+            "location.pathname === '/' && !document.getElementById('view-home').hidden",
+        ),
+    ] {
+        s.eval("history.back();", json!([])).await;
+        s.wait(
+            &format!("Back to {what}"),
+            &format!("return document.readyState === 'complete' && {check};"),
+        )
+        .await;
+    }
+    // A game that does not exist, and an address that means nothing.
+    s.goto(&format!("{base}/g/0000000000000000")).await;
+    s.wait(
+        "no such game",
+        "return !document.getElementById('game-missing').hidden && document.getElementById('game-missing').textContent.includes('No such game');",
+    )
+    .await;
+    s.screenshot("addresses-2-no-such-game").await;
+    s.goto(&format!("{base}/no/such/page")).await;
+    s.wait(
+        "no such page",
+        "return !document.getElementById('view-missing').hidden && document.getElementById('missing-path').textContent === '/no/such/page';",
+    )
+    .await;
+    let (status, body) = common::get(&format!("{base}/api/no-such-endpoint"), None).await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["status"], 404, "the API still answers in JSON");
+    // The dark theme, from the switch (and kept).
+    s.goto(base).await;
+    let background = "return getComputedStyle(document.body).backgroundColor;";
+    let light = s.eval(background, json!([])).await;
+    s.click("#theme").await;
+    s.click("#theme").await;
+    s.wait(
+        "the dark theme",
+        "return document.documentElement.dataset.theme === 'dark';",
+    )
+    .await;
+    let dark = s.eval(background, json!([])).await;
+    assert_ne!(light, dark);
+    s.eval("location.reload();", json!([])).await;
+    s.wait(
+        "the dark theme kept",
+        "return document.documentElement.dataset.theme === 'dark';",
+    )
+    .await;
+    s.goto(&format!("{base}/g/{id}")).await;
+    s.wait("the game page", game).await;
+    s.screenshot("addresses-3-dark-theme").await;
+    s.quit().await;
+}
+
+/// The centre of the element matching `css` in the window, scrolled to the bottom of the
+/// window so that as much of the board above it as can be is in view.
+async fn centre_of(s: &Session, css: &str) -> (i64, i64) {
+    let v = s
+        .eval(
+            "const e = document.querySelector(arguments[0]); const r0 = e.getBoundingClientRect(); if (r0.top < 0 || r0.bottom > innerHeight) e.scrollIntoView({ block: 'end' }); const r = e.getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];",
+            json!([css]),
+        )
+        .await;
+    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+}
+
+/// Drags with `pointer` ("mouse" or "touch") from the centre of `from` to the centre of the
+/// board cell `to`, in steps.
+async fn drag(s: &Session, pointer: &str, from: &str, to: &str) {
+    let (fx, fy) = centre_of(s, from).await;
+    let (tx, ty) = cell_centre(s, to).await;
+    s.pointer(
+        pointer,
+        vec![
+            json!({ "type": "pointerMove", "x": fx, "y": fy }),
+            json!({ "type": "pointerDown", "button": 0 }),
+            json!({ "type": "pointerMove", "x": fx + (tx - fx) / 4, "y": fy + (ty - fy) / 4, "duration": 60 }),
+            json!({ "type": "pointerMove", "x": (fx + tx) / 2, "y": (fy + ty) / 2, "duration": 60 }),
+            json!({ "type": "pointerMove", "x": tx, "y": ty, "duration": 60 }),
+            json!({ "type": "pointerUp", "button": 0 }),
+        ],
+    )
+    .await;
+}
+
+/// A piece dragged from the reserve and dropped on a marked cell is put down at once; one
+/// dropped where it may not go stays in hand with the reason beside the board; a piece on
+/// the board is dragged to a destination.
+async fn drag_and_drop_with_the_mouse(driver: &Driver, base: &str) {
+    let s = driver.session("drag-mouse").await;
+    s.goto(base).await;
+    s.eval(
+        "document.getElementById('level-select').value = '1';",
+        json!([]),
+    )
+    .await;
+    s.click("#start-game").await;
+    s.wait("our turn", OUR_TURN).await;
+    // Onto the central hexagon: refused, with the reason next to the board.
+    drag(&s, "mouse", "#reserve-me button[data-type='E']", "I9").await;
+    let reason = s
+        .wait(
+            "the refusal",
+            "const t = document.getElementById('game-error').textContent; return t.includes('central hexagon') && t;",
+        )
+        .await;
+    assert!(reason.as_str().unwrap().contains("E"), "{reason}");
+    let near = s
+        .eval(
+            "const b = document.getElementById('board').getBoundingClientRect(), e = document.getElementById('game-error').getBoundingClientRect(); return e.top >= b.bottom - 1 && e.top - b.bottom < 40;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        near,
+        json!(true),
+        "the reason is shown just under the board"
+    );
+    assert_eq!(move_count(&s).await, 0);
+    // Onto E4: placed at once (a drop needs no confirmation).
+    drag(&s, "mouse", "#reserve-me button[data-type='E']", "E4").await;
+    s.wait(
+        "the drop and the answer",
+        &format!("return {MOVE_COUNT} >= 2;"),
+    )
+    .await;
+    let first = s.text("#move-list li:first-child").await;
+    assert!(first.starts_with("EE4:"), "{first}");
+    s.screenshot("drag-1-dropped-from-the-reserve").await;
+    // The piece on E4 dragged to one of its destinations.
+    s.wait("our turn", OUR_TURN).await;
+    let id = s
+        .eval("return location.pathname.split('/')[2];", json!([]))
+        .await;
+    let (_, game) = common::get(&format!("{base}/api/games/{}", id.as_str().unwrap()), None).await;
+    let position = game["position"].as_str().unwrap().replace(' ', "%20");
+    let (_, legal) = common::get(&format!("{base}/api/legal?position={position}"), None).await;
+    let dest = legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.as_str()?.strip_prefix("E4-"))
+        .map(|rest| rest.split(':').next().unwrap().to_owned())
+        .find(|to| to != "E4")
+        .expect("a destination for the piece on E4");
+    drag(&s, "mouse", "polygon.cell[data-cell='E4']", &dest).await;
+    s.wait(
+        "the board move and the answer",
+        &format!("return {MOVE_COUNT} >= 4;"),
+    )
+    .await;
+    let third = s.text("#move-list li:nth-child(3)").await;
+    assert!(third.starts_with(&format!("E4-{dest}:")), "{third} {dest}");
+    s.quit().await;
+}
+
+/// A game on a 360 × 640 touch screen: nothing overlaps or runs off the side, the move list
+/// is wide enough to read, and a piece is dragged from the reserve to the board by touch.
+async fn a_phone_at_360_by_touch(driver: &Driver, base: &str) {
+    let s = driver.session_phone_sized("phone-360", 360, 640).await;
+    s.goto(base).await;
+    s.eval(
+        "document.getElementById('level-select').value = '1'; document.querySelector('select[name=clock]').value = '5+3';",
+        json!([]),
+    )
+    .await;
+    s.tap("#start-game").await;
+    s.wait("our turn", OUR_TURN).await;
+    s.screenshot("phone-1-start").await;
+    // By touch: a T dragged from the reserve onto E4.
+    drag(&s, "touch", "#reserve-me button[data-type='T']", "E4").await;
+    s.wait(
+        "the touch drop and the answer",
+        &format!("return {MOVE_COUNT} >= 2;"),
+    )
+    .await;
+    assert!(
+        s.text("#move-list li:first-child")
+            .await
+            .starts_with("TE4:")
+    );
+    s.wait("our turn", OUR_TURN).await;
+    s.screenshot("phone-2-after-a-touch-drop").await;
+    let report = s
+        .eval(
+            r#"
+const bad = [];
+if (document.documentElement.scrollWidth > window.innerWidth) bad.push(`page ${document.documentElement.scrollWidth} px wide`);
+const parts = ['.players', '#board', '#reserve-me', '#reserve-them', '.rotate-bar', '#move-list', '#actions', '.review-bar'];
+const boxes = parts.map((css) => [css, document.querySelector(css).getBoundingClientRect()]);
+for (const [css, r] of boxes) if (r.left < -0.5 || r.right > window.innerWidth + 0.5) bad.push(`${css} off the side`);
+for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+  const [a, ra] = boxes[i], [b, rb] = boxes[j];
+  const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left), h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+  if (w > 1 && h > 1 && ra.width && rb.width) bad.push(`${a} overlaps ${b}`);
+}
+const list = document.getElementById('move-list').getBoundingClientRect();
+if (list.width < 200) bad.push(`move list ${list.width} px wide`);
+const board = document.getElementById('board').getBoundingClientRect();
+if (board.width < 330) bad.push(`board ${board.width} px wide`);
+return bad.join('; ');
+"#,
+            json!([]),
+        )
+        .await;
+    assert_eq!(report, json!(""), "the phone layout");
+    s.quit().await;
 }

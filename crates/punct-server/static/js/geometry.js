@@ -29,8 +29,6 @@ export function parseCell(name) {
 export const key = (c, r) => `${c},${r}`;
 /** The [column, row] of a key. */
 export const unkey = (k) => k.split(",").map(Number);
-/** The name of the cell of a key. */
-export const keyName = (k) => cellName(...unkey(k));
 /** The key of a cell name (null when it is none). */
 export const nameKey = (name) => { const cr = parseCell(name); return cr && key(...cr); };
 

@@ -140,8 +140,11 @@ export class GameSocket {
 
   lost() {
     this.ws = null;
-    if (this.connected) { this.connected = false; this.onConnection(false); }
+    // Said once per outage: on losing a connection, or on the first failed try to make one.
+    const was = this.connected;
+    this.connected = false;
     if (this.closed) return;
+    if (was || this.retries === 0) this.onConnection(false);
     const wait = Math.min(5000, 250 * 2 ** this.retries++) * (0.8 + 0.4 * this.random());
     this.timers.setTimeout(() => this.start(), wait);
   }

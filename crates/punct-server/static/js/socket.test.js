@@ -95,3 +95,14 @@ test("an action without an answer makes the socket again, and closing stops the 
   h.fire(250);
   assert.equal(h.sockets.length, 1, "no new socket after close");
 });
+
+test("a socket that never opens says so once, then keeps trying, backing off", () => {
+  const h = harness();
+  h.socket.start();
+  h.sockets[0].hangUp();
+  h.fire(250);
+  h.sockets[1].hangUp();
+  h.fire(500);
+  assert.equal(h.sockets.length, 3);
+  assert.deepEqual(h.connection, [false]);
+});
