@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::handler::Handler as _;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
@@ -13,6 +14,7 @@ use punct_core::{Game, Position};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use tower_http::compression::CompressionLayer;
 
 use crate::api_error::ApiError;
 use crate::hub::Hub;
@@ -74,14 +76,16 @@ pub fn router(hub: Hub, config: &Config) -> Router {
             "/api/games/{id}/ws",
             get(ws::upgrade).layer(Extension(ws_limits)),
         )
-        .route("/api/legal", get(legal))
+        // The longest answers the app fetches (a position's legal moves, its own files) are
+        // gzipped: repetitive text that shrinks several times over.
+        .route("/api/legal", get(legal).layer(CompressionLayer::new()))
         .route("/api/import", post(import))
         .route(
             "/api/analyse",
             limited(post(analyse), "analyses", rates.map(|r| r.analyse)),
         )
         .merge(ops::routes())
-        .fallback(not_found)
+        .fallback(not_found.layer(CompressionLayer::new()))
         // Bodies are read whole, and bounded, before the handlers (request_body.rs).
         .layer(DefaultBodyLimit::disable())
         .with_state(hub);
