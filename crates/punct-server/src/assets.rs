@@ -18,7 +18,6 @@ const RULES_MD: &str = include_str!(concat!(env!("OUT_DIR"), "/rules.md"));
 #[derive(rust_embed::Embed)]
 #[folder = "static/"]
 #[exclude = "*.test.js"]
-#[exclude = "*/*.test.js"]
 #[exclude = "package.json"]
 struct Files;
 
@@ -188,6 +187,18 @@ mod tests {
                 get(path).headers()[header::CONTENT_TYPE],
                 "text/html; charset=utf-8",
                 "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_page_preloads_every_module() {
+        let page =
+            String::from_utf8(super::Files::get("index.html").unwrap().data.into_owned()).unwrap();
+        for name in super::Files::iter().filter(|n| n.ends_with(".js") && *n != "js/app.js") {
+            assert!(
+                page.contains(&format!("<link rel=\"modulepreload\" href=\"/{name}\">")),
+                "index.html does not preload {name}"
             );
         }
     }

@@ -63,7 +63,9 @@ setInterval(() => { if (current && (current.page === "home" || current.page === 
 const THEMES = ["auto", "light", "dark"];
 function applyTheme(theme) {
   if (theme === "auto") delete document.documentElement.dataset.theme; else document.documentElement.dataset.theme = theme;
-  $("theme").textContent = `Theme: ${theme === "auto" ? "system" : theme}`;
+  const label = `Theme: ${theme === "auto" ? "system" : theme}`;
+  $("theme").setAttribute("aria-label", label);
+  $("theme").title = label;
 }
 $("theme").addEventListener("click", () => {
   const next = THEMES[(THEMES.indexOf(localStorage.getItem("punct.theme") || "auto") + 1) % THEMES.length];
