@@ -13,8 +13,8 @@ use axum::response::{Html, IntoResponse, Response};
 /// docs/rules.md as it was at build time (see build.rs).
 const RULES_MD: &str = include_str!(concat!(env!("OUT_DIR"), "/rules.md"));
 
-/// The app's files: static/ at build time (release builds hold them; debug builds read the
-/// folder), less the unit tests and the file that tells Node they are modules.
+/// The app's files: static/ at build time (in every build, so that tests serve what ships),
+/// less the unit tests and the file that tells Node they are modules.
 #[derive(rust_embed::Embed)]
 #[folder = "static/"]
 #[exclude = "*.test.js"]
