@@ -601,6 +601,24 @@ async fn stacks_and_lift(driver: &Driver, base: &str) {
     assert!(flat > 1.0 && lifted > 3.0 * flat, "{flat} {lifted}");
     s.screenshot("stacks-2-lifted").await;
 
+    // An M (PÜNCT at the elbow, on F5), opened by its analysis address: both its bars
+    // start at the PÜNCT; none joins the two minor dots, which are not neighbours.
+    s.goto(&format!("{base}/analysis#text=standard+b+1+wMF5%3A0%401"))
+        .await;
+    s.wait(
+        "the M",
+        "return document.querySelector(\"#board circle.dot.punct[data-cell='F5']\");",
+    )
+    .await;
+    let m_bars = s
+        .eval(
+            "const p = document.querySelector(\"#board circle.dot.punct[data-cell='F5']\"); const g = p.closest('g.piece'); const [x, y] = [p.cx.baseVal.value, p.cy.baseVal.value]; return [...g.querySelectorAll('line.tile')].map((l) => Math.min(Math.hypot(l.x1.baseVal.value - x, l.y1.baseVal.value - y), Math.hypot(l.x2.baseVal.value - x, l.y2.baseVal.value - y)) < 0.5);",
+            json!([]),
+        )
+        .await;
+    assert_eq!(m_bars, json!([true, true]), "the M's bars");
+    s.screenshot("stacks-3-an-m").await;
+
     // A watcher sees a clock run down (shown in tenths and marked when low) and the game
     // end on time.
     let (id, _, _) =
@@ -1298,20 +1316,7 @@ async fn drag_and_drop_with_the_mouse(driver: &Driver, base: &str) {
     s.screenshot("drag-1-dropped-from-the-reserve").await;
     // The piece on E4 dragged to one of its destinations.
     s.wait("our turn", OUR_TURN).await;
-    let id = s
-        .eval("return location.pathname.split('/')[2];", json!([]))
-        .await;
-    let (_, game) = common::get(&format!("{base}/api/games/{}", id.as_str().unwrap()), None).await;
-    let position = game["position"].as_str().unwrap().replace(' ', "%20");
-    let (_, legal) = common::get(&format!("{base}/api/legal?position={position}"), None).await;
-    let dest = legal["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m.as_str()?.strip_prefix("E4-"))
-        .map(|rest| rest.split(':').next().unwrap().to_owned())
-        .find(|to| to != "E4")
-        .expect("a destination for the piece on E4");
+    let dest = destination_of(&s, base, "E4").await;
     drag(&s, "mouse", "polygon.cell[data-cell='E4']", &dest).await;
     s.wait(
         "the board move and the answer",
@@ -1350,6 +1355,17 @@ async fn a_phone_at_360_by_touch(driver: &Driver, base: &str) {
     );
     s.wait("our turn", OUR_TURN).await;
     s.screenshot("phone-2-after-a-touch-drop").await;
+    // By touch on the board: the T on E4 dragged to one of its destinations.
+    let dest = destination_of(&s, base, "E4").await;
+    drag(&s, "touch", "polygon.cell[data-cell='E4']", &dest).await;
+    s.wait(
+        "the touch move and the answer",
+        &format!("return {MOVE_COUNT} >= 4;"),
+    )
+    .await;
+    let third = s.text("#move-list li:nth-child(3)").await;
+    assert!(third.starts_with(&format!("E4-{dest}:")), "{third} {dest}");
+    s.wait("our turn", OUR_TURN).await;
     let report = s
         .eval(
             r#"
@@ -1390,4 +1406,23 @@ async fn board_move_first(base: &str, position: &str, seed: usize) -> String {
     let shifts: Vec<&str> = moves.iter().copied().filter(|m| m.contains('-')).collect();
     let pool = if shifts.is_empty() { &moves } else { &shifts };
     pool[seed.wrapping_mul(7919) % pool.len()].to_owned()
+}
+
+/// A cell other than `from` where the piece whose PÜNCT is on `from` may move now, in the
+/// page's game.
+async fn destination_of(s: &Session, base: &str, from: &str) -> String {
+    let id = s
+        .eval("return location.pathname.split('/')[2];", json!([]))
+        .await;
+    let (_, game) = common::get(&format!("{base}/api/games/{}", id.as_str().unwrap()), None).await;
+    let position = game["position"].as_str().unwrap().replace(' ', "%20");
+    let (_, legal) = common::get(&format!("{base}/api/legal?position={position}"), None).await;
+    legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.as_str()?.strip_prefix(&format!("{from}-")))
+        .map(|rest| rest.split(':').next().unwrap().to_owned())
+        .find(|to| to != from)
+        .unwrap_or_else(|| panic!("a destination for the piece on {from}"))
 }
