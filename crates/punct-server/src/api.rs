@@ -6,7 +6,8 @@ use std::net::SocketAddr;
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::handler::Handler as _;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
@@ -15,6 +16,7 @@ use punct_core::{Game, Position};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use tower_http::compression::CompressionLayer;
 
 use crate::api_error::ApiError;
 use crate::hub::Hub;
@@ -49,10 +51,6 @@ pub fn router(hub: Hub, config: &Config) -> Router {
         silence_timeout: config.ws_silence_timeout,
     };
     let routes = Router::new()
-        .route("/", get(assets::index))
-        .route("/g/{id}", get(assets::index))
-        .route("/app.js", get(assets::app_js))
-        .route("/style.css", get(assets::style_css))
         .route("/api/rules", get(assets::rules))
         .route(
             "/api/games",
@@ -79,7 +77,9 @@ pub fn router(hub: Hub, config: &Config) -> Router {
             "/api/games/{id}/ws",
             get(ws::upgrade).layer(Extension(ws_limits)),
         )
-        .route("/api/legal", get(legal))
+        // The longest answers the app fetches (a position's legal moves, its own files) are
+        // gzipped: repetitive text that shrinks several times over.
+        .route("/api/legal", get(legal).layer(CompressionLayer::new()))
         .route(
             "/api/import",
             post(records::import).layer(Extension(records::Readers::new())),
@@ -90,7 +90,7 @@ pub fn router(hub: Hub, config: &Config) -> Router {
             limited(post(analyse), "analyses", rates.map(|r| r.analyse)),
         )
         .merge(ops::routes())
-        .fallback(not_found)
+        .fallback(not_found.layer(CompressionLayer::new()))
         // Bodies are read whole, and bounded, before the handlers (request_body.rs).
         .layer(DefaultBodyLimit::disable())
         .with_state(hub);
@@ -150,8 +150,10 @@ async fn json_errors(response: Response) -> Response {
     Response::from_parts(parts, error.into_body())
 }
 
-async fn not_found() -> ApiError {
-    ApiError::not_found("no such page or endpoint")
+/// The app's files and pages (every `GET` outside `/api/`), else 404.
+async fn not_found(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    assets::serve(&method, uri.path(), &headers)
+        .unwrap_or_else(|| ApiError::not_found("no such page or endpoint").into_response())
 }
 
 /// Reads a JSON body, which must be an object (or empty, counting as `{}`), naming what is

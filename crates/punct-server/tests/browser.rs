@@ -3,7 +3,9 @@
 //! analysis, resigning); a game on one screen to its end, reviewed with the keyboard,
 //! exported and imported again; the stack viewer and "lift"; the whole app with the keyboard
 //! alone; joining by link from a second browser on a phone-sized touch screen, offers
-//! between the two, and a kill -9 of the server under the open pages.
+//! between the two, and a kill -9 of the server under the open pages; every page's address,
+//! with reload and Back; drag and drop with the mouse and by touch; a game on a 360 × 640
+//! phone; the dark theme.
 //!
 //! Screenshots go to target/screenshots. Skipped (with a message) without Chromium.
 //!
@@ -59,6 +61,24 @@ async fn browser_games() {
     .await;
     scenario("stacks and lift", 60, stacks_and_lift(&driver, &base)).await;
     scenario("keyboard alone", 90, keyboard_alone(&driver, &base)).await;
+    scenario(
+        "addresses: reload and Back on every page",
+        120,
+        addresses_reload_and_back(&driver, &base),
+    )
+    .await;
+    scenario(
+        "drag and drop with the mouse",
+        90,
+        drag_and_drop_with_the_mouse(&driver, &base),
+    )
+    .await;
+    scenario(
+        "a phone at 360 × 640, by touch",
+        90,
+        a_phone_at_360_by_touch(&driver, &base),
+    )
+    .await;
     scenario(
         "join by link, offers, restart",
         150,
@@ -196,7 +216,10 @@ async fn against_the_computer(driver: &Driver, base: &str) {
             "const t = document.getElementById('game-error').textContent; return t.includes('TI9') && t;",
         )
         .await;
-    assert!(reason.as_str().unwrap().contains("illegal"), "{reason}");
+    assert!(
+        reason.as_str().unwrap().to_lowercase().contains("illegal"),
+        "{reason}"
+    );
 
     // Pick up the piece on E4: its three lines of travel and its destinations appear; move it.
     s.click("polygon.cell[data-cell='E4']").await;
@@ -220,6 +243,15 @@ async fn against_the_computer(driver: &Driver, base: &str) {
     assert!(third.starts_with("E4-"), "{third}");
     s.screenshot("computer-4-after-answer").await;
     move_a_board_piece_by_keys(&s, base).await;
+    // The moves went over the WebSocket, and the page did not download the game again after
+    // each one.
+    let http = s
+        .eval(
+            "return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname).filter(p => p.endsWith('/move') || p.endsWith('/replay') || p.endsWith('/action'));",
+            json!([]),
+        )
+        .await;
+    assert_eq!(http, json!([]), "moves and replays over HTTP");
 
     // Take back at once against the computer: back to before our last move.
     s.wait("our turn", OUR_TURN).await;
@@ -436,7 +468,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
     s.type_into("#board", keys::HOME).await;
     s.wait(
         "the start",
-        "return document.getElementById('status').textContent.includes('after 0 of') && document.querySelectorAll('circle.dot').length === 0;",
+        "return document.getElementById('status').textContent.includes('after 0 of') && document.querySelectorAll('#board circle.dot').length === 0;",
     )
     .await;
     s.type_into(
@@ -473,7 +505,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
     assert_eq!(s.text("#export").await, state["position"].as_str().unwrap());
 
     // Import the record to review it: the same moves, the same result, the keys work.
-    s.click("nav button[data-view='import']").await;
+    s.click("nav a[data-view='import']").await;
     s.eval(
         "document.getElementById('import-text').value = arguments[0];",
         json!([record]),
@@ -498,7 +530,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
     // Play on from a position of it against the computer, as the side to move there.
     let (_, replay) = common::get(&format!("{base}/api/games/{id}/replay"), None).await;
     let midgame = replay["positions"][4].as_str().unwrap().to_owned();
-    s.click("nav button[data-view='import']").await;
+    s.click("nav a[data-view='import']").await;
     s.eval(
         "document.getElementById('import-text').value = arguments[0]; document.getElementById('import-level').value = '1';",
         json!([midgame]),
@@ -530,7 +562,7 @@ async fn one_screen_to_the_end_then_review(driver: &Driver, base: &str) {
 async fn stacks_and_lift(driver: &Driver, base: &str) {
     let s = driver.session("stacks").await;
     s.goto(&format!("{base}/")).await;
-    s.click("nav button[data-view='import']").await;
+    s.click("nav a[data-view='import']").await;
     s.eval(
         "document.getElementById('import-text').value = 'standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2';",
         json!([]),
@@ -568,6 +600,24 @@ async fn stacks_and_lift(driver: &Driver, base: &str) {
     let lifted = s.eval(offset, json!([])).await.as_f64().unwrap();
     assert!(flat > 1.0 && lifted > 3.0 * flat, "{flat} {lifted}");
     s.screenshot("stacks-2-lifted").await;
+
+    // An M (PÜNCT at the elbow, on F5), opened by its analysis address: both its bars
+    // start at the PÜNCT; none joins the two minor dots, which are not neighbours.
+    s.goto(&format!("{base}/analysis#text=standard+b+1+wMF5%3A0%401"))
+        .await;
+    s.wait(
+        "the M",
+        "return document.querySelector(\"#board circle.dot.punct[data-cell='F5']\");",
+    )
+    .await;
+    let m_bars = s
+        .eval(
+            "const p = document.querySelector(\"#board circle.dot.punct[data-cell='F5']\"); const g = p.closest('g.piece'); const [x, y] = [p.cx.baseVal.value, p.cy.baseVal.value]; return [...g.querySelectorAll('line.tile')].map((l) => Math.min(Math.hypot(l.x1.baseVal.value - x, l.y1.baseVal.value - y), Math.hypot(l.x2.baseVal.value - x, l.y2.baseVal.value - y)) < 0.5);",
+            json!([]),
+        )
+        .await;
+    assert_eq!(m_bars, json!([true, true]), "the M's bars");
+    s.screenshot("stacks-3-an-m").await;
 
     // A watcher sees a clock run down (shown in tenths and marked when low) and the game
     // end on time.
@@ -872,7 +922,7 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     .await;
     b.wait(
         "the move arriving while black reviews",
-        &format!("return {MOVE_COUNT} === 3 && document.getElementById('status').textContent.includes('after 0 of 3') && document.querySelectorAll('circle.dot').length === 0;"),
+        &format!("return {MOVE_COUNT} === 3 && document.getElementById('status').textContent.includes('after 0 of 3') && document.querySelectorAll('#board circle.dot').length === 0;"),
     )
     .await;
     b.tap("#last").await;
@@ -901,6 +951,26 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
         .await;
     }
     a.screenshot("friend-4-server-down").await;
+    // Said in words, on the game page and on a page that asks the server for something.
+    assert!(
+        a.text("#conn").await.contains("not answering"),
+        "{}",
+        a.text("#conn").await
+    );
+    c.click("nav a[data-view='games']").await;
+    let words = c
+        .wait(
+            "the games list failing",
+            "const t = document.getElementById('live-list').textContent; return t.includes('not answering') && t;",
+        )
+        .await;
+    assert!(!words.as_str().unwrap().contains("fetch"), "{words}");
+    c.eval("history.back();", json!([])).await;
+    c.wait(
+        "the game page again, saying the server is not answering",
+        "return location.pathname.startsWith('/g/') && !document.getElementById('conn').hidden;",
+    )
+    .await;
     let _server = common::Process::start(addr, &db).await;
     // The link is `/g/{id}#invite=…`: the invitation rides after `#`, out of the server's logs.
     let (page, invite) = link
@@ -930,13 +1000,13 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     }
     a.screenshot("friend-5-after-restart").await;
     // The lists of games show it live.
-    c.click("nav button[data-view='games']").await;
+    c.click("nav a[data-view='games']").await;
     c.wait(
         "the game in the live list",
         &format!("return document.querySelector(\"#live-list a[href='/g/{id}']\");"),
     )
     .await;
-    c.click("nav button[data-view='rules']").await;
+    c.click("nav a[data-view='rules']").await;
     c.wait(
         "the rules",
         "return document.getElementById('rules-text').textContent.includes('central hexagon');",
@@ -945,4 +1015,414 @@ async fn join_by_link_and_survive_a_restart(driver: &Driver) {
     for s in [a, b, c] {
         s.quit().await;
     }
+}
+
+/// The first visit's figures on loopback, printed (run by hand: `cargo test -p punct-server
+/// --test browser -- --ignored first_visit`): a friend opens the link to a game where they are
+/// to move, in a browser with nothing cached; the bytes it downloaded (page, files, API
+/// answers) by the time the board takes a move, and how long that took from the start of the
+/// navigation; then the bytes the page downloads per move later in the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a test: prints figures"]
+async fn first_visit_figures() {
+    if !webdriver::available() {
+        return;
+    }
+    webdriver::watchdog("the first-visit figures", Duration::from_secs(300));
+    let base = common::start_in_process(&common::temp_db("first-visit")).await;
+    let driver = Driver::start().await;
+    const BYTES: &str = "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).reduce((n, e) => n + e.transferSize, 0);";
+    let mut runs = Vec::new();
+    for run in 0..7 {
+        let (status, created) = common::post(
+            &format!("{base}/api/games"),
+            None,
+            json!({ "mode": "friend", "colour": "black", "name": "Ada" }),
+        )
+        .await;
+        assert_eq!(status, 201, "{created}");
+        let id = created["id"].as_str().unwrap();
+        let invite = created["invite"].as_str().unwrap();
+        let s = driver.session(&format!("first-visit-{run}")).await;
+        s.goto(&format!("{base}/g/{id}#invite={invite}")).await;
+        let ms = s
+            .eval_async(
+                &format!("const done = arguments[0]; const ready = () => {{ {OUR_TURN} }}; const poll = () => ready() ? done(performance.now()) : setTimeout(poll, 5); poll();"),
+                json!([]),
+            )
+            .await
+            .as_f64()
+            .unwrap();
+        let bytes = s.eval(BYTES, json!([])).await.as_f64().unwrap();
+        // Moves made by both players (through the API, as the page's player would make
+        // them: pieces moved on the board rather than placed where they can be, so that
+        // the game goes on); the bytes the page downloads per move over moves 51 to 60.
+        let token = s
+            .eval(
+                "return localStorage.getItem('punct.token.' + arguments[0]);",
+                json!([id]),
+            )
+            .await;
+        let black = created["token"].as_str().unwrap();
+        let mut mark = 0.0;
+        for ply in 0..60 {
+            if ply == 50 {
+                s.wait("fifty moves", &format!("return {MOVE_COUNT} === 50;"))
+                    .await;
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                mark = s.eval(BYTES, json!([])).await.as_f64().unwrap();
+            }
+            let (_, state) = common::get(&format!("{base}/api/games/{id}"), None).await;
+            assert!(state["outcome"].is_null(), "the game ended at ply {ply}");
+            let mv = board_move_first(&base, state["position"].as_str().unwrap(), ply).await;
+            let token = if ply % 2 == 0 {
+                token.as_str()
+            } else {
+                Some(black)
+            };
+            let (status, v) = common::post(
+                &format!("{base}/api/games/{id}/move"),
+                token,
+                json!({ "move": mv }),
+            )
+            .await;
+            assert_eq!(status, 200, "{v}");
+            // The page sees each move (and fetches what it fetches) before the next.
+            s.wait("the move", &format!("return {MOVE_COUNT} === {};", ply + 1))
+                .await;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let after = s.eval(BYTES, json!([])).await.as_f64().unwrap();
+        let per_move = (after - mark) / 10.0;
+        eprintln!(
+            "run {run}: {bytes:.0} bytes, board usable after {ms:.0} ms; then {per_move:.0} bytes per move (moves 51-60)"
+        );
+        runs.push((bytes, ms, per_move));
+        s.quit().await;
+    }
+    runs.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (bytes, ms, per_move) = runs[runs.len() / 2];
+    eprintln!(
+        "median of {}: {bytes:.0} bytes, board usable after {ms:.0} ms, {per_move:.0} bytes per move (HTTP; WebSocket frames not counted)",
+        runs.len()
+    );
+}
+
+/// Every page has its own address: reached by the links, each survives a reload, and Back
+/// walks back through them. An unknown game says so; an unknown address gets the page.
+async fn addresses_reload_and_back(driver: &Driver, base: &str) {
+    let s = driver.session("addresses").await;
+    s.goto(base).await;
+    s.wait(
+        "the home page",
+        "return !document.getElementById('view-home').hidden;",
+    )
+    .await;
+    // The pages, by the header's links: (link, address, the section shown).
+    let pages = [
+        ("games", "/games", "view-games"),
+        ("learn", "/learn", "view-learn"),
+        ("rules", "/rules", "view-rules"),
+        ("import", "/import", "view-import"),
+    ];
+    for (link, path, view) in pages {
+        s.click(&format!("nav a[data-view='{link}']")).await;
+        s.wait(
+            &format!("the {link} page"),
+            &format!("return location.pathname === '{path}' && !document.getElementById('{view}').hidden;"),
+        )
+        .await;
+        s.eval("location.reload();", json!([])).await;
+        s.wait(
+            &format!("the {link} page after a reload"),
+            &format!("return document.readyState === 'complete' && location.pathname === '{path}' && !document.getElementById('{view}').hidden && document.querySelector(\"nav a[aria-current='page']\")?.dataset.view === '{link}';"),
+        )
+        .await;
+    }
+    // An imported position is reviewed at an address of its own, which a reload reads again.
+    let position = "standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2";
+    s.eval(
+        "document.getElementById('import-text').value = arguments[0];",
+        json!([position]),
+    )
+    .await;
+    s.click("#import-review").await;
+    let analysis = "return location.pathname === '/analysis' && !document.getElementById('view-game').hidden && document.querySelectorAll('circle.badge').length === 3;";
+    s.wait("the analysis page", analysis).await;
+    s.eval("location.reload();", json!([])).await;
+    s.wait("the analysis page after a reload", analysis).await;
+    // A game.
+    let (id, _) = common::create(base, json!({ "mode": "computer", "level": 1 })).await;
+    s.eval(
+        "history.pushState(null, '', arguments[0]); window.dispatchEvent(new PopStateEvent('popstate'));",
+        json!([format!("/g/{id}")]),
+    )
+    .await;
+    let game = "return location.pathname.startsWith('/g/') && document.querySelectorAll('polygon.cell').length === 211 && document.getElementById('status').textContent.includes('to move');";
+    s.wait("the game page", game).await;
+    s.eval("location.reload();", json!([])).await;
+    s.wait("the game page after a reload", game).await;
+    s.screenshot("addresses-1-game").await;
+    // Back, all the way: the game, the analysis, import, rules, learn, games, home.
+    for (what, check) in [
+        (
+            "analysis",
+            "location.pathname === '/analysis' && document.querySelectorAll('circle.badge').length === 3",
+        ),
+        (
+            "import",
+            "location.pathname === '/import' && !document.getElementById('view-import').hidden",
+        ),
+        (
+            "rules",
+            "location.pathname === '/rules' && document.getElementById('rules-text').textContent.includes('central hexagon')",
+        ),
+        (
+            "learn",
+            "location.pathname === '/learn' && !document.getElementById('view-learn').hidden",
+        ),
+        (
+            "games",
+            "location.pathname === '/games' && !document.getElementById('view-games').hidden",
+        ),
+        (
+            "home",
+            "location.pathname === '/' && !document.getElementById('view-home').hidden",
+        ),
+    ] {
+        s.eval("history.back();", json!([])).await;
+        s.wait(
+            &format!("Back to {what}"),
+            &format!("return document.readyState === 'complete' && {check};"),
+        )
+        .await;
+    }
+    // A game that does not exist, and an address that means nothing.
+    s.goto(&format!("{base}/g/0000000000000000")).await;
+    s.wait(
+        "no such game",
+        "return !document.getElementById('game-missing').hidden && document.getElementById('game-missing').textContent.includes('No such game');",
+    )
+    .await;
+    s.screenshot("addresses-2-no-such-game").await;
+    s.goto(&format!("{base}/no/such/page")).await;
+    s.wait(
+        "no such page",
+        "return !document.getElementById('view-missing').hidden && document.getElementById('missing-path').textContent === '/no/such/page';",
+    )
+    .await;
+    let (status, body) = common::get(&format!("{base}/api/no-such-endpoint"), None).await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["status"], 404, "the API still answers in JSON");
+    // The dark theme, from the switch (and kept).
+    s.goto(base).await;
+    let background = "return getComputedStyle(document.body).backgroundColor;";
+    let light = s.eval(background, json!([])).await;
+    s.click("#theme").await;
+    s.click("#theme").await;
+    s.wait(
+        "the dark theme",
+        "return document.documentElement.dataset.theme === 'dark';",
+    )
+    .await;
+    let dark = s.eval(background, json!([])).await;
+    assert_ne!(light, dark);
+    s.eval("location.reload();", json!([])).await;
+    s.wait(
+        "the dark theme kept",
+        "return document.documentElement.dataset.theme === 'dark';",
+    )
+    .await;
+    s.goto(&format!("{base}/g/{id}")).await;
+    s.wait("the game page", game).await;
+    s.screenshot("addresses-3-dark-theme").await;
+    s.quit().await;
+}
+
+/// The centre of the element matching `css` in the window, scrolled to the bottom of the
+/// window so that as much of the board above it as can be is in view.
+async fn centre_of(s: &Session, css: &str) -> (i64, i64) {
+    let v = s
+        .eval(
+            "const e = document.querySelector(arguments[0]); const r0 = e.getBoundingClientRect(); if (r0.top < 0 || r0.bottom > innerHeight) e.scrollIntoView({ block: 'end' }); const r = e.getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];",
+            json!([css]),
+        )
+        .await;
+    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+}
+
+/// Drags with `pointer` ("mouse" or "touch") from the centre of `from` to the centre of the
+/// board cell `to`, in steps.
+async fn drag(s: &Session, pointer: &str, from: &str, to: &str) {
+    let (fx, fy) = centre_of(s, from).await;
+    let (tx, ty) = cell_centre(s, to).await;
+    s.pointer(
+        pointer,
+        vec![
+            json!({ "type": "pointerMove", "x": fx, "y": fy }),
+            json!({ "type": "pointerDown", "button": 0 }),
+            json!({ "type": "pointerMove", "x": fx + (tx - fx) / 4, "y": fy + (ty - fy) / 4, "duration": 60 }),
+            json!({ "type": "pointerMove", "x": (fx + tx) / 2, "y": (fy + ty) / 2, "duration": 60 }),
+            json!({ "type": "pointerMove", "x": tx, "y": ty, "duration": 60 }),
+            json!({ "type": "pointerUp", "button": 0 }),
+        ],
+    )
+    .await;
+}
+
+/// A piece dragged from the reserve and dropped on a marked cell is put down at once; one
+/// dropped where it may not go stays in hand with the reason beside the board; a piece on
+/// the board is dragged to a destination.
+async fn drag_and_drop_with_the_mouse(driver: &Driver, base: &str) {
+    let s = driver.session("drag-mouse").await;
+    s.goto(base).await;
+    s.eval(
+        "document.getElementById('level-select').value = '1';",
+        json!([]),
+    )
+    .await;
+    s.click("#start-game").await;
+    s.wait("our turn", OUR_TURN).await;
+    // Onto the central hexagon: refused, with the reason next to the board.
+    drag(&s, "mouse", "#reserve-me button[data-type='E']", "I9").await;
+    let reason = s
+        .wait(
+            "the refusal",
+            "const t = document.getElementById('game-error').textContent; return t.includes('central hexagon') && t;",
+        )
+        .await;
+    assert!(reason.as_str().unwrap().contains("E"), "{reason}");
+    let near = s
+        .eval(
+            "const b = document.getElementById('board').getBoundingClientRect(), e = document.getElementById('game-error').getBoundingClientRect(); return e.top >= b.bottom - 1 && e.top - b.bottom < 40;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        near,
+        json!(true),
+        "the reason is shown just under the board"
+    );
+    assert_eq!(move_count(&s).await, 0);
+    // Onto E4: placed at once (a drop needs no confirmation).
+    drag(&s, "mouse", "#reserve-me button[data-type='E']", "E4").await;
+    s.wait(
+        "the drop and the answer",
+        &format!("return {MOVE_COUNT} >= 2;"),
+    )
+    .await;
+    let first = s.text("#move-list li:first-child").await;
+    assert!(first.starts_with("EE4:"), "{first}");
+    s.screenshot("drag-1-dropped-from-the-reserve").await;
+    // The piece on E4 dragged to one of its destinations.
+    s.wait("our turn", OUR_TURN).await;
+    let dest = destination_of(&s, base, "E4").await;
+    drag(&s, "mouse", "polygon.cell[data-cell='E4']", &dest).await;
+    s.wait(
+        "the board move and the answer",
+        &format!("return {MOVE_COUNT} >= 4;"),
+    )
+    .await;
+    let third = s.text("#move-list li:nth-child(3)").await;
+    assert!(third.starts_with(&format!("E4-{dest}:")), "{third} {dest}");
+    s.quit().await;
+}
+
+/// A game on a 360 × 640 touch screen: nothing overlaps or runs off the side, the move list
+/// is wide enough to read, and a piece is dragged from the reserve to the board by touch.
+async fn a_phone_at_360_by_touch(driver: &Driver, base: &str) {
+    let s = driver.session_phone_sized("phone-360", 360, 640).await;
+    s.goto(base).await;
+    s.eval(
+        "document.getElementById('level-select').value = '1'; document.querySelector('select[name=clock]').value = '5+3';",
+        json!([]),
+    )
+    .await;
+    s.tap("#start-game").await;
+    s.wait("our turn", OUR_TURN).await;
+    s.screenshot("phone-1-start").await;
+    // By touch: a T dragged from the reserve onto E4.
+    drag(&s, "touch", "#reserve-me button[data-type='T']", "E4").await;
+    s.wait(
+        "the touch drop and the answer",
+        &format!("return {MOVE_COUNT} >= 2;"),
+    )
+    .await;
+    assert!(
+        s.text("#move-list li:first-child")
+            .await
+            .starts_with("TE4:")
+    );
+    s.wait("our turn", OUR_TURN).await;
+    s.screenshot("phone-2-after-a-touch-drop").await;
+    // By touch on the board: the T on E4 dragged to one of its destinations.
+    let dest = destination_of(&s, base, "E4").await;
+    drag(&s, "touch", "polygon.cell[data-cell='E4']", &dest).await;
+    s.wait(
+        "the touch move and the answer",
+        &format!("return {MOVE_COUNT} >= 4;"),
+    )
+    .await;
+    let third = s.text("#move-list li:nth-child(3)").await;
+    assert!(third.starts_with(&format!("E4-{dest}:")), "{third} {dest}");
+    s.wait("our turn", OUR_TURN).await;
+    let report = s
+        .eval(
+            r#"
+const bad = [];
+if (document.documentElement.scrollWidth > window.innerWidth) bad.push(`page ${document.documentElement.scrollWidth} px wide`);
+const parts = ['.players', '#board', '#reserve-me', '#reserve-them', '.rotate-bar', '#move-list', '#actions', '.review-bar'];
+const boxes = parts.map((css) => [css, document.querySelector(css).getBoundingClientRect()]);
+for (const [css, r] of boxes) if (r.left < -0.5 || r.right > window.innerWidth + 0.5) bad.push(`${css} off the side`);
+for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+  const [a, ra] = boxes[i], [b, rb] = boxes[j];
+  const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left), h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+  if (w > 1 && h > 1 && ra.width && rb.width) bad.push(`${a} overlaps ${b}`);
+}
+const list = document.getElementById('move-list').getBoundingClientRect();
+if (list.width < 200) bad.push(`move list ${list.width} px wide`);
+const board = document.getElementById('board').getBoundingClientRect();
+if (board.width < 330) bad.push(`board ${board.width} px wide`);
+return bad.join('; ');
+"#,
+            json!([]),
+        )
+        .await;
+    assert_eq!(report, json!(""), "the phone layout");
+    s.quit().await;
+}
+
+/// A legal move in `position`, one of the pieces on the board moving when any can (picked by
+/// `seed`), else a placement.
+async fn board_move_first(base: &str, position: &str, seed: usize) -> String {
+    let position = position.replace(' ', "%20");
+    let (_, legal) = common::get(&format!("{base}/api/legal?position={position}"), None).await;
+    let moves: Vec<&str> = legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let shifts: Vec<&str> = moves.iter().copied().filter(|m| m.contains('-')).collect();
+    let pool = if shifts.is_empty() { &moves } else { &shifts };
+    pool[seed.wrapping_mul(7919) % pool.len()].to_owned()
+}
+
+/// A cell other than `from` where the piece whose PÜNCT is on `from` may move now, in the
+/// page's game.
+async fn destination_of(s: &Session, base: &str, from: &str) -> String {
+    let id = s
+        .eval("return location.pathname.split('/')[2];", json!([]))
+        .await;
+    let (_, game) = common::get(&format!("{base}/api/games/{}", id.as_str().unwrap()), None).await;
+    let position = game["position"].as_str().unwrap().replace(' ', "%20");
+    let (_, legal) = common::get(&format!("{base}/api/legal?position={position}"), None).await;
+    legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.as_str()?.strip_prefix(&format!("{from}-")))
+        .map(|rest| rest.split(':').next().unwrap().to_owned())
+        .find(|to| to != from)
+        .unwrap_or_else(|| panic!("a destination for the piece on {from}"))
 }

@@ -595,7 +595,7 @@ async fn security_headers_are_on_pages_and_api_answers() {
     let requests = [
         client.get(format!("{base}/")),
         client.get(format!("{base}/g/{id}")),
-        client.get(format!("{base}/app.js")),
+        client.get(format!("{base}/js/app.js")),
         client.get(format!("{base}/style.css")),
         client.get(format!("{base}/api/rules")),
         client.get(format!("{base}/api/games/{id}")),

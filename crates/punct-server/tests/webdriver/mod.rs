@@ -212,6 +212,16 @@ impl Driver {
         self.session_with(name, 500, 1000, Some(emulation)).await
     }
 
+    /// A new browser that looks like a touch phone with a `width` × `height` screen.
+    pub async fn session_phone_sized(&self, name: &str, width: u32, height: u32) -> Session {
+        let emulation = json!({
+            "deviceMetrics": { "width": width, "height": height, "pixelRatio": 2, "touch": true },
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36",
+        });
+        self.session_with(name, width + 110, height + 160, Some(emulation))
+            .await
+    }
+
     async fn session_with(
         &self,
         name: &str,
@@ -326,6 +336,17 @@ impl Session {
         self.cmd(
             reqwest::Method::POST,
             "/execute/sync",
+            Some(json!({ "script": script, "args": args })),
+        )
+        .await
+    }
+
+    /// Runs `script` (a function body whose last argument is the callback to call with the
+    /// result), returning what it passes to the callback.
+    pub async fn eval_async(&self, script: &str, args: Value) -> Value {
+        self.cmd(
+            reqwest::Method::POST,
+            "/execute/async",
             Some(json!({ "script": script, "args": args })),
         )
         .await

@@ -1,0 +1,82 @@
+// The PÜNCT browser app: native ES modules, no build step. The server is the sole judge of
+// moves: the page offers the legal moves the server lists and shows what the server says,
+// including why an attempt is refused. This module routes addresses to pages.
+
+import { $ } from "./dom.js";
+import { navigate } from "./nav.js";
+import { routeOf } from "./routes.js";
+import { closeGame, openGame, openReplay, setUpGamePage } from "./pages/game.js";
+import { loadGames } from "./pages/games.js";
+import { setUpHomePage } from "./pages/home.js";
+import { importText, setUpImportPage } from "./pages/import.js";
+import { loadRules } from "./pages/rules.js";
+
+const TITLES = { home: "PÜNCT", games: "Games — PÜNCT", learn: "Learn to play — PÜNCT", rules: "Rules — PÜNCT", import: "Import — PÜNCT", analysis: "Analysis — PÜNCT", missing: "No such page — PÜNCT" };
+let current = null;
+
+function show(view) {
+  for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== `view-${view}`;
+  for (const a of document.querySelectorAll("header nav a")) {
+    if (a.dataset.view === view) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+  }
+}
+
+async function openAnalysis(text) {
+  closeGame();
+  show("game");
+  if (!text) { navigate({ page: "import" }, { replace: true }); return; }
+  try {
+    const { games, skipped } = await importText(text);
+    if (!games.length) throw new Error(skipped.length ? skipped[0].reason : "No game could be read.");
+    if (current && current.page === "analysis" && current.text === text) openReplay(games[0]);
+  } catch (e) { $("game-error").textContent = `This record could not be read: ${e.message}`; }
+}
+
+/** Shows the page the address names. */
+function route() {
+  const next = routeOf(location.pathname, location.hash);
+  const same = current && current.page === next.page && current.id === next.id && current.text === next.text;
+  current = next;
+  if (same && next.page === "game") return;
+  if (next.page !== "game" && next.page !== "analysis") closeGame();
+  document.title = TITLES[next.page] || "PÜNCT";
+  if (next.page === "game") { show("game"); openGame(next.id); return; }
+  if (next.page === "analysis") { openAnalysis(next.text); return; }
+  show(next.page);
+  if (next.page === "home" || next.page === "games") loadGames();
+  if (next.page === "rules") loadRules();
+  if (next.page === "missing") $("missing-path").textContent = next.path;
+  if (!same) window.scrollTo(0, 0);
+}
+
+// Links within the app change the page without loading it again.
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest("a[href^='/']");
+  if (!a || a.target || a.hasAttribute("download") || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+  if (a.getAttribute("href").startsWith("/api/")) return;
+  ev.preventDefault();
+  if (a.getAttribute("href") !== location.pathname + location.hash) navigate(a.getAttribute("href"));
+});
+setInterval(() => { if (current && (current.page === "home" || current.page === "games") && !document.hidden) loadGames(); }, 10000);
+
+// The colour theme: the system's, or the one chosen here.
+const THEMES = ["auto", "light", "dark"];
+function applyTheme(theme) {
+  if (theme === "auto") delete document.documentElement.dataset.theme; else document.documentElement.dataset.theme = theme;
+  const label = `Theme: ${theme === "auto" ? "system" : theme}`;
+  $("theme").setAttribute("aria-label", label);
+  $("theme").title = label;
+}
+$("theme").addEventListener("click", () => {
+  const next = THEMES[(THEMES.indexOf(localStorage.getItem("punct.theme") || "auto") + 1) % THEMES.length];
+  localStorage.setItem("punct.theme", next);
+  applyTheme(next);
+});
+applyTheme(localStorage.getItem("punct.theme") || "auto");
+
+setUpHomePage();
+setUpImportPage();
+setUpGamePage();
+window.addEventListener("popstate", route);
+window.addEventListener("punct:navigate", route);
+route();

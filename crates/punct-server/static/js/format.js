@@ -1,0 +1,35 @@
+// Small words and numbers for the page.
+
+/** A clock reading: `m:ss`, or `0:0s.t` in the last ten seconds. */
+export function fmtClock(ms) {
+  if (ms < 10000) return `0:0${(Math.max(0, ms) / 1000).toFixed(1)}`;
+  const s = Math.ceil(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** The text with its first letter capital. */
+export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The other colour. */
+export const other = (c) => (c === "white" ? "black" : "white");
+
+/** How long ago `ms` (epoch milliseconds) was, from `now`. */
+export function ago(ms, now = Date.now()) {
+  const s = Math.round((now - ms) / 1000);
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(ms).toLocaleDateString();
+}
+
+/**
+ * The number of the move made at ply `ply` (0 for the game's first move, counted from the
+ * empty board as position texts count): `1.` for White's first, `1…` for Black's answer.
+ */
+export function moveLabel(ply) {
+  const n = Math.floor(ply / 2) + 1;
+  return ply % 2 === 0 ? `${n}.` : `${n}…`;
+}
+
+/** The strength names of the computer's six levels. */
+export const LEVEL_NAMES = ["beginner", "casual", "club", "strong", "expert", "full strength"];

@@ -1,0 +1,21 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ago, fmtClock, moveLabel } from "./format.js";
+
+test("clocks show tenths in the last ten seconds and never go negative", () => {
+  assert.equal(fmtClock(600000), "10:00");
+  assert.equal(fmtClock(61001), "1:02");
+  assert.equal(fmtClock(9950), "0:09.9");
+  assert.equal(fmtClock(-5), "0:00.0");
+});
+
+test("moves are numbered as records number them: White's and Black's share a number", () => {
+  assert.deepEqual([0, 1, 2, 3].map(moveLabel), ["1.", "1…", "2.", "2…"]);
+  assert.equal(moveLabel(5), "3…");
+});
+
+test("times ago", () => {
+  assert.equal(ago(1000, 1000), "just now");
+  assert.equal(ago(0, 5 * 60000), "5 min ago");
+  assert.equal(ago(0, 3 * 3600000), "3 h ago");
+});

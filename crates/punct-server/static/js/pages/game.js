@@ -1,0 +1,477 @@
+// The game page: a live game (`/g/{id}`: playing, watching, reviewing it) or a record or
+// position under analysis (`/analysis#text=…`). It holds the game's state, hands the board the
+// shown position and the legal moves, and turns the board's intents into actions on the socket.
+
+import { $, el } from "../dom.js";
+import { createBoard } from "../board/board.js";
+import { cap, fmtClock, moveLabel, other } from "../format.js";
+import { cellName } from "../geometry.js";
+import { indexMoves } from "../moves.js";
+import { api } from "../net.js";
+import { describeStack, parsePosition, topAt } from "../position.js";
+import { GameSocket } from "../socket.js";
+import { createAnalysis, describeAnalysis } from "../game/analysis.js";
+import { renderReserve } from "../game/reserve.js";
+import { follow } from "../game/replay.js";
+import { downloadRecord, playOn } from "./import.js";
+
+const g = {
+  id: null, token: null, state: null, socket: null,
+  replay: null, // {start, moves, positions, outcome}: of the live game once fetched, or of the analysed record
+  replayLoading: false,
+  viewPly: null, // null: the live (or last) position
+  legalFor: null, legalIndex: null,
+  flipped: false,
+  clockAt: 0,
+  missing: false,
+};
+const positions = new Map();
+/** A position text read once (the same texts come back at every render). */
+function read(text) {
+  let p = positions.get(text);
+  if (!p) {
+    p = parsePosition(text);
+    if (positions.size > 256) positions.clear();
+    positions.set(text, p);
+  }
+  return p;
+}
+
+let board;
+const analysis = createAnalysis(() => render());
+
+function say(text) { $("game-error").textContent = text; }
+
+// ---------- What is shown ----------
+
+function allMoves() { return g.state ? g.state.moves : (g.replay ? g.replay.moves : []); }
+function shownPly() { return g.viewPly === null ? allMoves().length : g.viewPly; }
+function atEnd() { return g.viewPly === null || g.viewPly === allMoves().length; }
+function shownText() {
+  if (g.viewPly !== null && g.replay) return g.replay.positions[Math.min(g.viewPly, g.replay.positions.length - 1)];
+  if (g.state) return g.state.position;
+  if (g.replay) return g.replay.positions[g.replay.positions.length - 1];
+  return null;
+}
+function seatsOpen() { return !!g.state && Object.values(g.state.seats).some((x) => x.open); }
+function myTurn() {
+  const s = g.state;
+  return !!(s && !s.outcome && s.you.includes(s.turn) && !seatsOpen());
+}
+function outcome() { return g.state ? g.state.outcome : g.replay && g.replay.outcome; }
+
+/** Why the player cannot act now, or null when they can. */
+function cannotAct() {
+  const s = g.state;
+  if (!s) return "This is a review: there is no live game to play in. Use “Play on from here” to play from this position.";
+  if (s.outcome) return `The game is over: ${s.outcome.text}.`;
+  if (!s.you.length) return "You are watching this game.";
+  if (seatsOpen()) return "The game starts when your friend opens the link.";
+  if (!s.you.includes(s.turn)) return `It is ${s.turn}'s turn${s.thinking ? " — the computer is thinking" : ""}.`;
+  if (g.viewPly !== null) return "You are looking at an earlier position: press End (or ▶|) to return to the live game.";
+  return null;
+}
+
+// ---------- Opening and closing ----------
+
+/** Shows live game `id`, joining it first when the address carries its invitation. */
+export async function openGame(id) {
+  closeGame();
+  g.id = id;
+  g.token = localStorage.getItem(`punct.token.${id}`);
+  render();
+  try {
+    let state = await api("GET", `/api/games/${encodeURIComponent(id)}`, { token: g.token });
+    // The friend's link carries the game's invitation after `#`, which never reaches a
+    // server's logs; the game's id alone, which watchers see, does not give the seat. Only
+    // an open seat is asked for: the server hands a taken seat back to whoever repeats its
+    // join soon after, so a later visitor with the link must not try.
+    const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+    if (invite && !state.you.length && !state.outcome && Object.values(state.seats).some((x) => x.open)) {
+      try {
+        const grant = await api("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { name: localStorage.getItem("punct.name") || undefined, invite } });
+        localStorage.setItem(`punct.token.${id}`, grant.token);
+        g.token = grant.token;
+        state = grant.state;
+      } catch (e) { if (e.status === 0) throw e; /* someone else was first: watch */ }
+    }
+    if (g.id !== id) return;
+    applyState(state, true);
+    connect();
+  } catch (e) {
+    if (g.id !== id) return;
+    if (e.status === 404) { g.missing = true; render(); return; }
+    say(e.message);
+    // No answer: try again until there is one, while the page is still on this game.
+    if (e.status === 0) {
+      $("conn").hidden = false;
+      setTimeout(() => { if (g.id === id && !g.state) openGame(id); }, 2000);
+    }
+  }
+}
+
+/** Shows an imported record or position (`replay` as /api/import gives it) for review and analysis. */
+export function openReplay(replay) {
+  closeGame();
+  g.replay = replay;
+  g.viewPly = replay.moves.length;
+  render();
+}
+
+/** Leaves the game: its socket closes and nothing of it is kept. */
+export function closeGame() {
+  if (g.socket) g.socket.close();
+  Object.assign(g, { id: null, token: null, state: null, socket: null, replay: null, replayLoading: false, viewPly: null, legalFor: null, legalIndex: null, missing: false });
+  analysis.reset();
+  if (board) board.set({ position: null, legal: null });
+  $("conn").hidden = true;
+  $("export-box").hidden = true;
+  $("stack-info").textContent = "";
+  say("");
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  g.socket = new GameSocket({
+    url: `${proto}://${location.host}/api/games/${encodeURIComponent(g.id)}/ws`,
+    token: g.token,
+    onState: (state, full) => applyState(state, full),
+    onConnection: (connected) => { $("conn").hidden = connected; },
+  });
+  g.socket.start();
+}
+
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && g.socket) g.socket.sync(); });
+
+function applyState(state, full) {
+  if (g.state && (state.seq < g.state.seq || (state.seq === g.state.seq && !full))) return;
+  g.state = state;
+  g.clockAt = performance.now();
+  if (g.replay) g.replay = follow(g.replay, state);
+  if (g.viewPly !== null && g.viewPly > state.moves.length) g.viewPly = null;
+  if (g.viewPly !== null && !g.replay) fetchReplay();
+  render();
+  refreshLegal();
+}
+
+/** The positions of the live game, fetched when a review needs them. */
+async function fetchReplay() {
+  if (g.replayLoading || !g.id) return;
+  g.replayLoading = true;
+  const id = g.id;
+  try {
+    const r = await api("GET", `/api/games/${encodeURIComponent(id)}/replay`);
+    if (g.id !== id) return;
+    g.replay = g.state && r.moves.length === g.state.moves.length ? r : follow(r, g.state);
+    render();
+  } catch (e) { if (g.id === id) say(e.message); }
+  finally { if (g.id === id) g.replayLoading = false; }
+}
+
+async function refreshLegal() {
+  const s = g.state;
+  if (!myTurn()) { g.legalIndex = null; g.legalFor = null; return; }
+  if (g.legalFor === s.position) return;
+  g.legalFor = s.position;
+  g.legalIndex = null;
+  try {
+    const { moves } = await api("GET", `/api/legal?position=${encodeURIComponent(s.position)}`);
+    if (g.legalFor === s.position) { g.legalIndex = indexMoves(moves); render(); }
+  } catch (e) { g.legalFor = null; say(e.message); }
+}
+
+// ---------- Acting ----------
+
+async function act(fields) {
+  say("");
+  if (!g.socket) { say(cannotAct() || "Not connected."); return; }
+  try { await g.socket.act(fields); }
+  catch (e) { say(e.message); }
+}
+
+function sendMove(text) { act({ action: "move", move: text }); }
+
+/** Asks the server why `move` is not legal in the live position, and says it. */
+async function explain(move, fallback) {
+  try {
+    const r = await api("GET", `/api/legal?position=${encodeURIComponent(g.state.position)}&move=${encodeURIComponent(move)}`);
+    if (!r.legal) say((fallback && fallback(r.reason)) || `${move} is not allowed: ${r.reason}.`);
+  } catch (e) { say(e.message); }
+}
+
+function refused(what) {
+  const why = cannotAct();
+  if (what.kind === "move") { explain(what.text); return; }
+  const pos = read(shownText());
+  const top = topAt(pos, what.key);
+  if (why) { if (g.state && g.state.you.length) say(why); else if (!g.state) say(why); return; }
+  if (top.colour !== g.state.turn) { say(`That is ${top.colour}'s piece: pick one of yours, or a piece from your reserve.`); return; }
+  const at = cellName(top.c, top.r);
+  explain(`${at}-${at}:${top.rot}`, (reason) => reason.includes("cannot move") ? `${cap(reason)}.` : `Your piece on ${at} has no legal move.`);
+}
+
+function pickReserve(colour, type, byKeyboard) {
+  const s = g.state;
+  if (!(s && s.you.includes(colour))) { say(s && s.you.length ? `Those are ${colour}'s pieces.` : (s ? "You are watching this game." : cannotAct())); return; }
+  const why = cannotAct();
+  if (why) { say(why); return; }
+  if (read(s.position).reserve[s.turn][type] <= 0) { say(`You have no ${type} piece left in your reserve.`); return; }
+  if (!g.legalIndex) { say("Fetching the legal moves…"); return; }
+  if (!g.legalIndex.place[type]) { say(`A ${type} piece fits nowhere on the board now.`); return; }
+  say("");
+  board.pick(type, byKeyboard);
+}
+
+// ---------- Drawing ----------
+
+function render() {
+  const missing = g.missing;
+  $("game-missing").hidden = !missing;
+  $("game-body").hidden = missing;
+  if (missing) { document.title = "No such game — PÜNCT"; return; }
+  const text = shownText();
+  if (!text) return;
+  const pos = read(text);
+  const live = g.viewPly === null && !!g.state;
+  const ply = shownPly();
+  const out = atEnd() ? outcome() : null;
+  const hint = analysisOn() && !analysisRefused() ? analysis.resultFor(text) : null;
+  board.set({
+    position: pos,
+    legal: live && myTurn() ? g.legalIndex : null,
+    flipped: g.flipped,
+    lastMove: ply > 0 ? allMoves()[ply - 1] : null,
+    chain: (out && out.winning_chain) || [],
+    hint: hint && hint.best_move,
+    lifted: $("lift").checked,
+    confirm: $("confirm-moves").checked,
+  });
+  renderPanel(pos);
+  if (analysisOn() && !analysisRefused()) analysis.want(text);
+}
+
+function renderPanel(pos) {
+  const s = g.state;
+  const live = !!s;
+  const me = s && s.you.length === 1 ? s.you[0] : (s ? s.turn : "white");
+  const them = other(me);
+  for (const colour of ["white", "black"]) {
+    const box = $(`p-${colour}`);
+    box.querySelector(".name").textContent = s ? `${s.seats[colour].name}${s.seats[colour].open ? " (seat open)" : ""}${s.you.includes(colour) ? " — you" : ""}` : cap(colour);
+    box.classList.toggle("to-move", pos.turn === colour && !(atEnd() && outcome()));
+  }
+  updateClocks();
+  let status;
+  const out = outcome();
+  if (g.viewPly !== null && !atEnd()) status = `Reviewing: position after ${shownPly()} of ${allMoves().length} moves — End or ▶| returns to the ${live ? "live game" : "last position"}.`;
+  else if (out) status = `${cap(out.text)} (${out.result}).`;
+  else if (!live) status = `Imported game: ${pos.turn} to move.`;
+  else if (seatsOpen()) status = s.you.length ? "Waiting for your friend to open the link…" : "Waiting for a second player.";
+  else if (s.thinking) status = `${cap(pos.turn)} to move — the computer is thinking…`;
+  else status = `${cap(pos.turn)} to move${myTurn() ? " — your turn" : ""}.`;
+  $("status").textContent = status;
+  $("status").classList.toggle("over", !!out && atEnd());
+  $("watching").hidden = !(s && !s.you.length);
+  $("centre").textContent = pos.variant === "standard" ? `Central hexagon: white ${pos.centre.white}, black ${pos.centre.black} (of 19)` : "Basic game";
+  document.title = myTurn() && g.viewPly === null ? "● Your turn — PÜNCT" : "PÜNCT";
+
+  const held = board.held();
+  for (const [colour, id] of [[me, "reserve-me"], [them, "reserve-them"]]) {
+    renderReserve($(id), {
+      colour, pos, mine: !!(s && s.you.includes(colour)),
+      canPlace: (t) => g.viewPly === null && myTurn() && colour === s.turn && !!(g.legalIndex && g.legalIndex.place[t]),
+      pressed: (t) => !!(held.hand && held.hand.kind === "place" && held.hand.type === t && s && colour === s.turn),
+      onPick: (t, byKeyboard) => { if (!board.quietClick()) pickReserve(colour, t, byKeyboard); },
+      onDrag: (t, ev) => board.drag(t, ev),
+    });
+  }
+  const holds = (c) => s && s.you.includes(c);
+  $("reserve-me-title").textContent = `${cap(me)}'s reserve${holds(me) ? " (you)" : ""}`;
+  $("reserve-them-title").textContent = `${cap(them)}'s reserve${holds(them) ? " (you)" : ""}`;
+
+  const hand = !!held.hand;
+  for (const id of ["rot-left", "rot-right", "cancel-sel"]) $(id).disabled = !hand;
+  $("put-down").disabled = !(hand && held.target);
+
+  const offers = $("offers");
+  offers.textContent = "";
+  if (s && !s.outcome) {
+    const mine = s.you;
+    const button = (label, action, id) => el("button", { type: "button", id, text: label, onclick: () => act({ action }) });
+    if (s.draw_offer && mine.length && !mine.includes(s.draw_offer)) offers.append(`${cap(s.draw_offer)} offers a draw. `, button("Accept draw", "offer_draw", "accept-draw"), button("Decline", "decline_draw", "decline-draw"));
+    else if (s.draw_offer) offers.append(`${cap(s.draw_offer)} offered a draw; waiting for an answer.`);
+    if (s.takeback_request && mine.length && !mine.includes(s.takeback_request)) offers.append(`${cap(s.takeback_request)} asks to take back their last move. `, button("Allow", "takeback", "allow-takeback"), button("Decline", "decline_takeback", "decline-takeback"));
+    else if (s.takeback_request) offers.append(`${cap(s.takeback_request)} asked to take back a move; waiting for an answer.`);
+  }
+  const seated = !!(s && s.you.length && !s.outcome);
+  $("actions").hidden = !seated;
+  $("move-form").hidden = !seated;
+  $("move-text").disabled = !myTurn();
+  $("offer-draw").hidden = !!(s && s.mode === "computer");
+  $("offer-draw").textContent = s && s.mode === "local" ? "Agree a draw" : "Offer draw";
+  const share = $("share");
+  share.hidden = !(s && s.mode === "friend" && seatsOpen() && s.you.length);
+  if (!share.hidden) $("share-link").value = `${location.origin}/g/${s.id}#invite=${s.invite}`;
+
+  const list = $("move-list");
+  const startPly = read(g.state ? g.state.start : g.replay.start).ply;
+  const listKey = `${startPly}|${allMoves().join(" ")}|${shownPly()}`;
+  if (list.dataset.key !== listKey) renderMoveList(list, listKey, startPly);
+  renderAnalysis(pos);
+}
+
+function renderMoveList(list, listKey, startPly) {
+  list.dataset.key = listKey;
+  list.textContent = "";
+  allMoves().forEach((m, i) => {
+    const ply = startPly + i;
+    const b = el("button", { type: "button", text: m, "aria-label": `move ${moveLabel(ply)} ${ply % 2 === 0 ? "white" : "black"}: ${m}`, onclick: () => review(i + 1) });
+    if (i + 1 === shownPly()) { b.classList.add("current"); b.setAttribute("aria-current", "step"); }
+    list.appendChild(el("li", { "data-n": moveLabel(ply), class: ply % 2 === 0 ? "w" : "b" }, b));
+  });
+  // Keep the current move in view by scrolling the list alone (never the page).
+  const cur = list.querySelector(".current");
+  if (cur) {
+    const top = cur.offsetTop;
+    if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top - list.clientHeight / 2;
+  }
+}
+
+function updateClocks() {
+  const s = g.state;
+  for (const colour of ["white", "black"]) {
+    const c = $(`p-${colour}`).querySelector(".clock");
+    if (!s || !s.clock) { c.textContent = ""; c.classList.remove("low"); continue; }
+    let ms = s.clock[`${colour}_ms`];
+    if (s.clock.running === colour && !s.outcome) ms -= performance.now() - g.clockAt;
+    c.textContent = fmtClock(Math.max(0, ms));
+    c.classList.toggle("low", s.clock.running === colour && ms < 20000);
+  }
+}
+setInterval(() => { if (g.state) updateClocks(); }, 200);
+
+// ---------- Review and analysis ----------
+
+function review(ply) {
+  const n = allMoves().length;
+  ply = Math.max(0, Math.min(n, ply));
+  g.viewPly = g.state && ply === n ? null : ply;
+  if (g.viewPly !== null && !g.replay && g.id) fetchReplay();
+  render();
+}
+
+const analysisOn = () => $("analysis-on").checked;
+// Players of a live game against another person do not get analysis (watchers do, and
+// everyone once the game is over).
+function analysisRefused() {
+  const s = g.state;
+  return s && !s.outcome && s.mode === "friend" && s.you.length ? "Analysis is not available to the players while a game between people is running." : null;
+}
+function renderAnalysis(pos) {
+  const on = analysisOn();
+  const refused = analysisRefused();
+  $("evalbar").hidden = !on || !!refused;
+  const box = $("analysis");
+  if (!on) { box.textContent = ""; return; }
+  if (refused) { box.textContent = refused; return; }
+  const r = analysis.resultFor(pos.text);
+  if (!r) { box.textContent = analysis.error() || "Thinking…"; return; }
+  const { text, white } = describeAnalysis(r, pos);
+  box.textContent = text;
+  if (white !== null) $("evalbar-white").style.width = `${(white * 100).toFixed(0)}%`;
+}
+
+// ---------- Controls ----------
+
+/** Wires the page's controls once. */
+export function setUpGamePage() {
+  board = createBoard($("board"), {
+    move: sendMove,
+    refused,
+    inspect: (k, hint = "") => { $("stack-info").textContent = describeStack(read(shownText()), k) + hint; },
+    change: () => { if (shownText()) renderPanel(read(shownText())); },
+  });
+  $("rot-left").addEventListener("click", () => board.turn(-1));
+  $("rot-right").addEventListener("click", () => board.turn(1));
+  $("put-down").addEventListener("click", () => board.putDown());
+  $("cancel-sel").addEventListener("click", () => board.cancel());
+  $("lift").addEventListener("change", render);
+  $("flip").addEventListener("click", () => { g.flipped = !g.flipped; render(); });
+  $("confirm-moves").checked = localStorage.getItem("punct.confirm") !== "off";
+  $("confirm-moves").addEventListener("change", () => { localStorage.setItem("punct.confirm", $("confirm-moves").checked ? "on" : "off"); render(); });
+  $("first").addEventListener("click", () => review(0));
+  $("prev").addEventListener("click", () => review(shownPly() - 1));
+  $("next").addEventListener("click", () => review(shownPly() + 1));
+  $("last").addEventListener("click", () => review(allMoves().length));
+  $("analysis-on").addEventListener("change", () => { analysis.reset(); render(); });
+
+  let resignTimer = null;
+  const disarm = () => { clearTimeout(resignTimer); $("resign").textContent = "Resign"; $("resign").classList.remove("primary"); $("resign-no").hidden = true; };
+  $("resign").addEventListener("click", () => {
+    if ($("resign-no").hidden) {
+      // A second click within a few seconds confirms: a misclick costs nothing.
+      $("resign").textContent = "Really resign?";
+      $("resign").classList.add("primary");
+      $("resign-no").hidden = false;
+      resignTimer = setTimeout(disarm, 6000);
+    } else { disarm(); act({ action: "resign" }); }
+  });
+  $("resign-no").addEventListener("click", disarm);
+  $("offer-draw").addEventListener("click", () => act({ action: "offer_draw" }));
+  $("takeback").addEventListener("click", () => act({ action: "takeback" }));
+  $("copy-link").addEventListener("click", () => { $("share-link").select(); navigator.clipboard?.writeText($("share-link").value).catch(() => {}); });
+  $("move-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("move-text").value.trim();
+    if (!text) return;
+    const why = cannotAct();
+    if (why) { say(why); return; }
+    $("move-text").value = "";
+    sendMove(text);
+  });
+  $("export-record").addEventListener("click", async () => {
+    try {
+      if (g.id) showExport(await api("GET", `/api/games/${encodeURIComponent(g.id)}/record`), `punct-${g.id}.pgn`);
+      else if (g.replay && g.replay.record) showExport(g.replay.record, "punct-game.pgn");
+      else showExport(await downloadRecord(g.replay), "punct-game.pgn");
+    } catch (e) { say(e.message); }
+  });
+  $("export-position").addEventListener("click", () => showExport(shownText(), "punct-position.txt"));
+  $("export-copy").addEventListener("click", () => { $("export").select(); navigator.clipboard?.writeText($("export").value).catch(() => {}); });
+  $("play-from").addEventListener("click", async () => {
+    try { await playOn(shownText(), +$("play-from-level").value, ""); }
+    catch (e) { say(e.message); }
+  });
+
+  document.addEventListener("keydown", (ev) => {
+    if ($("view-game").hidden || g.missing || ev.target.closest("input, textarea, select, summary")) return;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    // On the board, in the live position on our turn, the arrows and Enter are the board's.
+    if (ev.target === $("board") && board.key(ev)) { ev.preventDefault(); return; }
+    const n = allMoves().length;
+    const inHand = !!board.held().hand;
+    const keys = {
+      ArrowLeft: () => review(shownPly() - 1), ArrowRight: () => review(shownPly() + 1),
+      Home: () => review(0), End: () => review(n),
+      r: () => board.turn(1) || say("Pick a piece first: one from your reserve or one of yours on the board."),
+      R: () => board.turn(-1) || say("Pick a piece first: one from your reserve or one of yours on the board."),
+      // With a piece in hand, ↑/↓ step through the cells where it may go.
+      ArrowUp: () => board.stepTarget(-1), ArrowDown: () => board.stepTarget(1),
+      Escape: () => { board.cancel(); disarm(); },
+      Enter: () => board.putDown(),
+    };
+    if ((ev.key === "ArrowUp" || ev.key === "ArrowDown") && !inHand) return;
+    if (keys[ev.key] && !((ev.key === "Enter" || ev.key === " ") && ev.target.tagName === "BUTTON")) { ev.preventDefault(); keys[ev.key](); }
+  });
+}
+
+function showExport(text, filename) {
+  $("export-box").hidden = false;
+  const t = $("export");
+  t.value = text;
+  const a = $("export-download");
+  a.download = filename;
+  a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  t.focus();
+  t.select();
+}

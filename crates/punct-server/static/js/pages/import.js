@@ -1,0 +1,100 @@
+// The import page (`/import`): a record (punct's own, or Boardspace's SGF), several records in
+// one file or a .zip archive, or a position text, read by the server; the page never reads or
+// writes records itself. A game read is reviewed at `/analysis#text=…`, or played on against
+// the computer.
+
+import { $, el } from "../dom.js";
+import { api } from "../net.js";
+import { navigate } from "../nav.js";
+import { parsePosition } from "../position.js";
+
+
+/**
+ * The games in `source` (text, or a File/Blob holding a .zip archive), as the server reads
+ * them: `{games: [{start, moves, positions, outcome, record, name}], skipped: [{game, reason}]}`.
+ */
+export async function importText(source) {
+  const zip = typeof source !== "string";
+  const answer = await api("POST", "/api/import", zip ? { body: source, contentType: "application/zip", timeoutMs: 60000 } : { body: { text: source } });
+  // A server from before records were read in bulk answers with one game alone.
+  return Array.isArray(answer.games) ? answer : { games: [answer], skipped: [] };
+}
+
+/** The record of a game held as a replay, written by the server. */
+export async function downloadRecord(replay) {
+  const start = parsePosition(replay.start);
+  const tags = {};
+  if (replay.outcome) tags.Result = replay.outcome.result;
+  return api("POST", "/api/record", { body: { start: replay.start, variant: start.variant, moves: replay.moves, tags } });
+}
+
+/** A new game against the computer from `start` (a record or position), as `colour` or as the side to move there. */
+export async function playOn(start, level, colour) {
+  const { games } = await importText(start);
+  if (!games.length) throw new Error("Nothing to play on from: no game could be read.");
+  const last = games[0].positions[games[0].positions.length - 1];
+  const turn = parsePosition(last).turn;
+  await createGame({ mode: "computer", level, colour: colour || turn, start: games[0].record || start });
+}
+
+/** Creates a game, keeps its seat's token, and goes to it. */
+export async function createGame(body) {
+  const grant = await api("POST", "/api/games", { body });
+  localStorage.setItem(`punct.token.${grant.id}`, grant.token);
+  navigate({ page: "game", id: grant.id });
+}
+
+/** The text the analysis page's address carries for a game read. */
+function analysisText(game, source) {
+  return game.record || source;
+}
+
+function showGames({ games, skipped }, source) {
+  const list = $("import-games");
+  list.textContent = "";
+  $("import-result").hidden = games.length < 2 && !skipped.length;
+  for (const [i, game] of games.entries()) {
+    const title = game.name || `Game ${i + 1}`;
+    const detail = `${game.moves.length} moves${game.outcome ? `, ${game.outcome.result}` : ""}`;
+    list.append(el("li", {}, el("a", { href: `/analysis#${new URLSearchParams({ text: analysisText(game, source) })}`, text: title, onclick: (ev) => { ev.preventDefault(); navigate({ page: "analysis", text: analysisText(game, source) }); } }), ` — ${detail}`));
+  }
+  const bad = $("import-skipped");
+  bad.textContent = "";
+  for (const s of skipped) bad.append(el("li", { text: `Game ${s.game} was not read: ${s.reason}` }));
+}
+
+/** Wires the import page's controls once. */
+export function setUpImportPage() {
+  const error = (text) => { $("import-error").textContent = text; };
+  let file = null;
+  $("import-file").addEventListener("change", async () => {
+    file = $("import-file").files[0] || null;
+    if (file && !/\.zip$/i.test(file.name) && file.type !== "application/zip") { $("import-text").value = await file.text(); file = null; }
+    else if (file) $("import-text").value = "";
+  });
+  $("import-text").addEventListener("input", () => { file = null; });
+  const read = async () => {
+    error("");
+    const source = file || $("import-text").value;
+    if (!file && !source.trim()) throw new Error("Paste a record or a position, or open a file, first.");
+    const imported = await importText(source);
+    if (!imported.games.length) throw new Error(imported.skipped.length ? `No game could be read: ${imported.skipped[0].reason}` : "No game could be read.");
+    return { ...imported, source: typeof source === "string" ? source : "" };
+  };
+  $("import-review").addEventListener("click", async () => {
+    try {
+      const result = await read();
+      showGames(result, result.source);
+      if (result.games.length === 1) navigate({ page: "analysis", text: analysisText(result.games[0], result.source) });
+    } catch (e) { error(e.message); }
+  });
+  $("import-play").addEventListener("click", async () => {
+    try {
+      const result = await read();
+      const level = +$("import-level").value, colour = $("import-colour").value;
+      const game = result.games[0];
+      const turn = parsePosition(game.positions[game.positions.length - 1]).turn;
+      await createGame({ mode: "computer", level, colour: colour || turn, start: analysisText(game, result.source) });
+    } catch (e) { error(e.message); }
+  });
+}

@@ -1,0 +1,17 @@
+// The rules page (`/rules`): docs/rules.md as the server renders it, loaded once.
+
+import { $ } from "../dom.js";
+import { api } from "../net.js";
+
+let loaded = false;
+
+/** Loads the rules into the page, once. */
+export async function loadRules() {
+  if (loaded) return;
+  try {
+    const html = await api("GET", "/api/rules");
+    // The server's own rendering of the project's rules file (no user content).
+    $("rules-text").innerHTML = html;
+    loaded = true;
+  } catch (e) { $("rules-text").textContent = e.message; }
+}
