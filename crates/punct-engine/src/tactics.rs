@@ -132,16 +132,6 @@ pub enum Defence {
 /// threatens to. `moves` are the legal moves of `pos`, which has no winning move itself.
 /// When `give_up` says so (time is short), the stoppers found so far are returned.
 pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) -> Defence {
-    find_stoppers(pos, moves, give_up, usize::MAX)
-}
-
-/// [`defend`], stopping once `enough` stoppers are found.
-fn find_stoppers(
-    pos: &mut Position,
-    moves: &[Move],
-    give_up: &dyn Fn() -> bool,
-    enough: usize,
-) -> Defence {
     if moves.is_empty() {
         // No legal move: the game is drawn before any threat is carried out.
         return Defence::None;
@@ -179,9 +169,6 @@ fn find_stoppers(
         pos.unmake(undo);
         if safe {
             stoppers.push(mv);
-            if stoppers.len() >= enough {
-                break;
-            }
         }
     }
     if !stoppers.is_empty() {
@@ -220,13 +207,17 @@ impl Threats {
         let their_ctx = Lifts::new(&other);
         let their_joins = Joins::new(other.visible(other.turn()));
         let mut critical = links;
-        if last_placement_wins(&other) {
+        let centre_wins = last_placement_wins(&other);
+        if centre_wins {
             // A move into the centre or out of it may tip the count.
             critical |= CENTRE;
         }
         let mut moves = Vec::new();
         for &mv in &their_moves {
-            if mv == threat || may_connect(&their_ctx, &their_joins, mv) {
+            let may_win = mv == threat
+                || (centre_wins && mv.is_placement())
+                || may_connect(&their_ctx, &their_joins, mv);
+            if may_win {
                 let undo = other.make(mv);
                 let wins = other
                     .decisive_outcome()
@@ -316,12 +307,39 @@ fn loses_at_once(pos: &mut Position, mv: Move, threats: &mut Vec<Move>) -> bool 
 /// `moves` is a buffer; the legal moves are generated into it only when the opponent
 /// threatens at all.
 pub fn cannot_stop(pos: &mut Position, moves: &mut Vec<Move>) -> bool {
-    if passed(pos).is_none_or(|other| !may_win_in_one(&other)) {
+    let Some(threats) = Threats::of(pos) else {
         return false;
-    }
+    };
     moves.clear();
     pos.extend_legal_moves(moves);
-    matches!(find_stoppers(pos, moves, &|| false, 1), Defence::Lost)
+    if moves.is_empty() {
+        return false;
+    }
+    // A placement that parries every threat found is taken for a stopper without trying
+    // each reply: it uncovers nothing, so it seldom opens a new win, and a wrong guess only
+    // leaves a loss unproven. A shift may uncover a line, so it is tried in full. A loss is
+    // claimed only once every move has been tried.
+    let me = pos.turn();
+    let ours = Lifts::new(pos);
+    let parried = moves.iter().any(|&mv| {
+        if !threats.touched_by(pos, &ours, mv) {
+            return false;
+        }
+        let undo = pos.make(mv);
+        let parries = match pos.decisive_outcome() {
+            Some(o) => o.winner != Some(!me),
+            None => {
+                !threats
+                    .moves
+                    .iter()
+                    .any(|&t| pos.is_legal(t) && wins_at_once(pos, t))
+                    && (mv.is_placement() || winning_move(pos, None).is_none())
+            }
+        };
+        pos.unmake(undo);
+        parries
+    });
+    !parried && safe_moves(pos, moves).is_empty()
 }
 
 /// Whether the legal move `mv` wins at once for the side to move in `pos`.
