@@ -49,16 +49,46 @@ impl Score {
         self.win + 0.5 * self.draw
     }
 
-    /// A score with expectation `e` and no draws.
-    fn from_expectation(e: f32) -> Score {
-        let e = e.clamp(0.0, 1.0);
+    /// An estimate with expectation `e` and no draws. Only a proof is certain: an estimate
+    /// stays 1 % away from 0 and 1, so that "win 100 %" is never shown for a position that
+    /// is not proven won.
+    fn estimate(e: f32) -> Score {
+        let e = e.clamp(ESTIMATE_BOUND, 1.0 - ESTIMATE_BOUND);
         Score {
             win: e,
             draw: 0.0,
             loss: 1.0 - e,
         }
     }
+
+    /// A proven result: 1 a win, 0 a loss, ½ a draw.
+    fn proven(result: f32) -> Score {
+        if result == 0.5 {
+            Score {
+                win: 0.0,
+                draw: 1.0,
+                loss: 0.0,
+            }
+        } else {
+            Score {
+                win: result,
+                draw: 0.0,
+                loss: 1.0 - result,
+            }
+        }
+    }
+
+    /// The score of the move into `node`, for the player who makes it.
+    fn of(node: &Node) -> Score {
+        match node.proven {
+            Some(v) => Score::proven(v),
+            None => Score::estimate(node.mean()),
+        }
+    }
 }
+
+/// How close to certainty an estimate may come: 1 %, the finest step a percentage shows.
+const ESTIMATE_BOUND: f32 = 0.01;
 
 /// Progress of a running search, reported along the way.
 #[derive(Clone, Debug, Default)]
@@ -159,7 +189,7 @@ impl Engine {
             return SearchResult::default();
         }
         if let Some(win) = tactics::winning_move(&mut pos, Some(&moves)) {
-            return self.forced(win, Score::from_expectation(1.0), started, on_info);
+            return self.forced(win, Score::proven(1.0), started, on_info);
         }
         // A search given no bound at all would never end: think as long as a default move.
         let limits = if *limits == SearchLimits::default() {
@@ -173,11 +203,11 @@ impl Engine {
             || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| started.elapsed() >= d / 2);
         let restrict = match tactics::defend(&mut pos, &moves, &give_up) {
             Defence::Stoppers(stoppers) if stoppers.len() == 1 => {
-                let score = Score::from_expectation(0.5);
+                let score = Score::estimate(0.5);
                 return self.forced(stoppers[0], score, started, on_info);
             }
             Defence::Stoppers(stoppers) => Some(stoppers),
-            Defence::None | Defence::Lost => None,
+            Defence::None | Defence::Lost | Defence::Unfinished => None,
         };
 
         let mut tree = match self.tree.take() {
@@ -206,23 +236,24 @@ impl Engine {
             nodes += 1;
             if last_info.elapsed() >= INFO_INTERVAL {
                 last_info = Instant::now();
-                self.report(&tree.root, nodes, started, on_info);
+                self.report(&tree.root, None, nodes, started, on_info);
             }
         }
-        self.report(&tree.root, nodes, started, on_info);
-        let choice = self.choose(&tree.root);
-        let result = SearchResult {
-            best_move: choice
-                .map(|c| c.mv)
-                .or_else(|| tree.root.children.first().map(|c| c.mv)),
-            score: Score::from_expectation(choice.map_or(0.5, Node::mean)),
-            pv: choice.map_or_else(Vec::new, |c| {
-                let mut pv = vec![c.mv];
-                pv.extend(c.pv());
-                pv
-            }),
-            nodes,
-            time: started.elapsed(),
+        // The move played heads the last line reported, even when noise picked another
+        // than the search's best, and the result's line is that same line.
+        let choice = self
+            .choose(&tree.root)
+            .or_else(|| tree.root.ranked().into_iter().next());
+        let lines = self.report(&tree.root, choice, nodes, started, on_info);
+        let result = match lines.into_iter().next() {
+            Some(first) => SearchResult {
+                best_move: first.pv.first().copied(),
+                score: first.score,
+                pv: first.pv,
+                nodes,
+                time: started.elapsed(),
+            },
+            None => SearchResult::default(),
         };
         self.tree = Some(tree);
         result
@@ -285,33 +316,47 @@ impl Engine {
         Some(best)
     }
 
+    /// Reports the best lines and returns them: `first`'s line first when given, then the
+    /// other root moves in the order the move is chosen; unvisited children rank last, by
+    /// prior, so even a search stopped at once reports.
     fn report(
         &self,
         root: &Node,
+        first: Option<&Node>,
         nodes: u64,
         started: Instant,
         on_info: &mut dyn FnMut(&SearchInfo),
-    ) {
-        // In the order the move is chosen, so the first line is the move played; unvisited
-        // children rank last, by prior, so even a search stopped at once reports.
-        let mut ranked: Vec<&Node> = root.children.iter().collect();
-        ranked.sort_by(|a, b| b.play_order(a));
-        for (i, child) in ranked.iter().take(self.multipv).enumerate() {
+    ) -> Vec<SearchInfo> {
+        let ranked = root.ranked();
+        let lines = first
+            .into_iter()
+            .chain(
+                ranked
+                    .into_iter()
+                    .filter(|c| first.is_none_or(|f| f.mv != c.mv)),
+            )
+            .take(self.multipv)
+            .enumerate();
+        let mut reported = Vec::new();
+        for (i, child) in lines {
             let mut pv = vec![child.mv];
             pv.extend(child.pv());
-            on_info(&SearchInfo {
+            let info = SearchInfo {
                 depth: pv.len() as u32,
                 nodes,
                 time: started.elapsed(),
-                score: Score::from_expectation(child.mean()),
+                score: Score::of(child),
                 multipv: i + 1,
                 pv,
-            });
+            };
+            on_info(&info);
+            reported.push(info);
         }
+        reported
     }
 }
 
 /// The static evaluation of `pos` for the side to move, as a score.
 pub fn static_score(pos: &Position) -> Score {
-    Score::from_expectation(crate::evaluation::evaluate(pos))
+    Score::estimate(crate::evaluation::evaluate(pos))
 }

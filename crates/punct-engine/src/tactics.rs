@@ -5,7 +5,8 @@
 //! every cell not theirs costs one. That bound rules out almost every position cheaply;
 //! where it does not, only moves landing on such a link are tried.
 
-use punct_core::{Bitboard, Colour, Move, Position, Variant};
+use punct_core::geometry::{CENTRE, GOALS};
+use punct_core::{Bitboard, Cell, Colour, Move, Position, Variant};
 
 use crate::evaluation::distance::short_links;
 use crate::evaluation::features::Lifts;
@@ -49,15 +50,63 @@ pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> 
         return Some(mv);
     }
     let ctx = Lifts::new(pos);
+    let joins = Joins::new(pos.visible(me));
     moves
         .iter()
         .copied()
-        .find(|&mv| lands_on(&ctx, mv, links) && wins_at_once(pos, mv))
+        .find(|&mv| may_connect(&ctx, &joins, mv) && wins_at_once(pos, mv))
 }
 
 fn lands_on(ctx: &Lifts, mv: Move, cells: Bitboard) -> bool {
     ctx.footprint(mv)
         .is_some_and(|f| f.iter().any(|&c| cells.contains(c)))
+}
+
+/// Whether the cells `mv` lands on could join the mover's chains into a connection: what
+/// a winning move must do, told without playing it.
+fn may_connect(ctx: &Lifts, joins: &Joins, mv: Move) -> bool {
+    ctx.footprint(mv).is_some_and(|f| joins.may_connect(f))
+}
+
+/// For each cell, the goal sides that owning it would join: its own and those touched by
+/// the player's chains on it or next to it. After a move the mover owns at most the cells
+/// it owned and the three it lands on (lifting a piece never gives the mover a cell), and
+/// the landed cells, which are neighbours, join the chains next to them: a connection is
+/// possible only if the sides they join include two opposite ones. Playing the move and
+/// flooding costs far more than these three look-ups.
+struct Joins {
+    /// Per cell index, bits `2i` and `2i + 1` for the two sides of goal pair `i`.
+    sides: [u8; 256],
+}
+
+impl Joins {
+    fn new(own: Bitboard) -> Joins {
+        let mut sides = [0; 256];
+        for (i, pair) in GOALS.iter().enumerate() {
+            for (j, side) in pair.iter().enumerate() {
+                for c in *side {
+                    sides[c.index()] |= 1 << (2 * i + j);
+                }
+            }
+        }
+        let mut joined = sides;
+        let mut rest = own;
+        while let Some(cell) = rest.first() {
+            let chain = Bitboard::from_cell(cell).flood(own);
+            rest &= !chain;
+            let touched = chain.into_iter().fold(0, |t, c| t | sides[c.index()]);
+            for c in chain.dilate() {
+                joined[c.index()] |= touched;
+            }
+        }
+        Joins { sides: joined }
+    }
+
+    /// Whether owning `landed` as well could connect two opposite sides.
+    fn may_connect(&self, landed: [Cell; 3]) -> bool {
+        let touched = landed.iter().fold(0, |t, c| t | self.sides[c.index()]);
+        (0..GOALS.len()).any(|i| (touched >> (2 * i)) & 0b11 == 0b11)
+    }
 }
 
 /// The position with the other side to move, as if the mover passed.
@@ -73,65 +122,36 @@ pub enum Defence {
     None,
     /// These moves (not empty) stop every threat, or at least draw.
     Stoppers(Vec<Move>),
-    /// Nothing stops the threat.
+    /// Nothing stops the threats: every legal move was tried, and each loses at once.
     Lost,
+    /// Time ran out before a stopper was found; nothing is known.
+    Unfinished,
 }
 
 /// Finds the moves of `pos` after which the opponent cannot win at once, when the opponent
 /// threatens to. `moves` are the legal moves of `pos`, which has no winning move itself.
 /// When `give_up` says so (time is short), the stoppers found so far are returned.
 pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) -> Defence {
-    let Some(mut other) = passed(pos) else {
-        return Defence::None;
-    };
-    if !may_win_in_one(&other) {
+    if moves.is_empty() {
+        // No legal move: the game is drawn before any threat is carried out.
         return Defence::None;
     }
-    let their_moves = other.legal_moves();
-    let Some(threat) = winning_move(&mut other, Some(&their_moves)) else {
+    let Some(threats) = Threats::of(pos) else {
         return Defence::None;
     };
-    // The cells every threat depends on: a move of ours elsewhere changes nothing of it.
-    let links = short_links(other.visible(other.turn()), 3);
-    let their_ctx = Lifts::new(&other);
-    let mut critical = links;
-    let mut threats = Vec::new();
-    for &mv in &their_moves {
-        if mv == threat || lands_on(&their_ctx, mv, links) {
-            let undo = other.make(mv);
-            let wins = other
-                .decisive_outcome()
-                .is_some_and(|o| o.winner == Some(!other.turn()));
-            if wins {
-                critical |= other.winning_chain(!other.turn());
-            }
-            other.unmake(undo);
-            if wins {
-                threats.push(mv);
-                if let Some(f) = their_ctx.footprint(mv) {
-                    critical |= f.into_iter().collect::<Bitboard>();
-                }
-                if let Move::Shift { from, .. } = mv
-                    && let Some(p) = other.piece_at(from)
-                    && let Some(cells) = p.cells()
-                {
-                    critical |= cells.into_iter().collect::<Bitboard>();
-                }
-            }
-        }
-    }
     let me = pos.turn();
     let ours = Lifts::new(pos);
     let mut stoppers = Vec::new();
     for &mv in moves {
-        let touches = lands_on(&ours, mv, critical)
-            || ours.lifted(mv).is_some_and(|l| l.intersects(critical))
-            || (mv.is_placement() && pos.reserve(me).total() == 1);
-        if !touches {
+        if !threats.touched_by(pos, &ours, mv) {
             continue;
         }
         if give_up() {
-            break;
+            return if stoppers.is_empty() {
+                Defence::Unfinished
+            } else {
+                Defence::Stoppers(stoppers)
+            };
         }
         let undo = pos.make(mv);
         let safe = match pos.decisive_outcome() {
@@ -140,6 +160,7 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
             // generating every reply, which made the search of stoppers ten times slower.
             None => {
                 !threats
+                    .moves
                     .iter()
                     .any(|&t| pos.is_legal(t) && wins_at_once(pos, t))
                     && winning_move(pos, None).is_none()
@@ -150,11 +171,175 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
             stoppers.push(mv);
         }
     }
-    if stoppers.is_empty() {
+    if !stoppers.is_empty() {
+        return Defence::Stoppers(stoppers);
+    }
+    // The cells above are where a stopper is expected, not a proof that there is none
+    // elsewhere: a loss is claimed only once every move has been tried.
+    let safe = safe_moves(pos, moves);
+    if safe.is_empty() {
         Defence::Lost
     } else {
-        Defence::Stoppers(stoppers)
+        Defence::Stoppers(safe)
     }
+}
+
+/// The opponent's wins in one, found as if the side to move passed, and the cells they
+/// depend on.
+struct Threats {
+    /// The winning moves.
+    moves: Vec<Move>,
+    /// Where a move of the side to move may change a threat: a move elsewhere leaves every
+    /// one of them standing.
+    critical: Bitboard,
+}
+
+impl Threats {
+    /// The threats against the side to move in `pos`; `None` when there is none.
+    fn of(pos: &Position) -> Option<Threats> {
+        let mut other = passed(pos)?;
+        if !may_win_in_one(&other) {
+            return None;
+        }
+        let their_moves = other.legal_moves();
+        let threat = winning_move(&mut other, Some(&their_moves))?;
+        let links = short_links(other.visible(other.turn()), 3);
+        let their_ctx = Lifts::new(&other);
+        let their_joins = Joins::new(other.visible(other.turn()));
+        let mut critical = links;
+        let centre_wins = last_placement_wins(&other);
+        if centre_wins {
+            // A move into the centre or out of it may tip the count.
+            critical |= CENTRE;
+        }
+        let mut moves = Vec::new();
+        for &mv in &their_moves {
+            let may_win = mv == threat
+                || (centre_wins && mv.is_placement())
+                || may_connect(&their_ctx, &their_joins, mv);
+            if may_win {
+                let undo = other.make(mv);
+                let wins = other
+                    .decisive_outcome()
+                    .is_some_and(|o| o.winner == Some(!other.turn()));
+                if wins {
+                    critical |= other.winning_chain(!other.turn());
+                }
+                other.unmake(undo);
+                if wins {
+                    moves.push(mv);
+                    if let Some(f) = their_ctx.footprint(mv) {
+                        critical |= f.into_iter().collect::<Bitboard>();
+                    }
+                    if let Move::Shift { from, .. } = mv
+                        && let Some(p) = other.piece_at(from)
+                        && let Some(cells) = p.cells()
+                    {
+                        critical |= cells.into_iter().collect::<Bitboard>();
+                    }
+                }
+            }
+        }
+        Some(Threats { moves, critical })
+    }
+
+    /// Whether the legal move `mv` of the side to move in `pos` (whose lifts are `ours`)
+    /// lands on, or lifts from, the cells the threats depend on, or ends the game.
+    fn touched_by(&self, pos: &Position, ours: &Lifts, mv: Move) -> bool {
+        lands_on(ours, mv, self.critical)
+            || ours.lifted(mv).is_some_and(|l| l.intersects(self.critical))
+            || (mv.is_placement() && pos.reserve(pos.turn()).total() == 1)
+    }
+}
+
+/// The moves of `moves` (legal in `pos`) that might stop the opponent's wins in one: every
+/// move that does is among them, and most are. `None` when the opponent threatens nothing.
+/// Far cheaper than [`defend`], which tries each.
+pub fn stopper_candidates(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
+    let threats = Threats::of(pos)?;
+    let ours = Lifts::new(pos);
+    Some(
+        moves
+            .iter()
+            .copied()
+            .filter(|&mv| threats.touched_by(pos, &ours, mv))
+            .collect(),
+    )
+}
+
+/// The moves of `moves` (legal in `pos`) that do not lose at once: after them the game is
+/// not won by the opponent and the opponent has no winning move. Exact: every move is
+/// tried. Repetition, which needs the game's history, is not considered.
+pub fn safe_moves(pos: &mut Position, moves: &[Move]) -> Vec<Move> {
+    // The opponent's winning moves found so far: most moves leave one of them standing,
+    // which two moves made show without generating every reply.
+    let mut threats = Vec::new();
+    moves
+        .iter()
+        .copied()
+        .filter(|&mv| !loses_at_once(pos, mv, &mut threats))
+        .collect()
+}
+
+/// Whether the legal move `mv` loses at once: the game ends in the opponent's favour, or
+/// the opponent can then win with one move. Winning replies found are added to `threats`,
+/// which are tried first.
+fn loses_at_once(pos: &mut Position, mv: Move, threats: &mut Vec<Move>) -> bool {
+    let me = pos.turn();
+    let undo = pos.make(mv);
+    let lost = match pos.decisive_outcome() {
+        Some(o) => o.winner == Some(!me),
+        None => {
+            threats
+                .iter()
+                .any(|&t| pos.is_legal(t) && wins_at_once(pos, t))
+                || winning_move(pos, None)
+                    .inspect(|&t| threats.push(t))
+                    .is_some()
+        }
+    };
+    pos.unmake(undo);
+    lost
+}
+
+/// Whether the side to move, which has no winning move, loses whatever it plays: the
+/// opponent threatens wins in one that no single move stops (a double threat, say).
+/// `moves` is a buffer; the legal moves are generated into it only when the opponent
+/// threatens at all.
+pub fn cannot_stop(pos: &mut Position, moves: &mut Vec<Move>) -> bool {
+    let Some(threats) = Threats::of(pos) else {
+        return false;
+    };
+    moves.clear();
+    pos.extend_legal_moves(moves);
+    if moves.is_empty() {
+        return false;
+    }
+    // A placement that parries every threat found is taken for a stopper without trying
+    // each reply: it uncovers nothing, so it seldom opens a new win, and a wrong guess only
+    // leaves a loss unproven. A shift may uncover a line, so it is tried in full. A loss is
+    // claimed only once every move has been tried.
+    let me = pos.turn();
+    let ours = Lifts::new(pos);
+    let parried = moves.iter().any(|&mv| {
+        if !threats.touched_by(pos, &ours, mv) {
+            return false;
+        }
+        let undo = pos.make(mv);
+        let parries = match pos.decisive_outcome() {
+            Some(o) => o.winner != Some(!me),
+            None => {
+                !threats
+                    .moves
+                    .iter()
+                    .any(|&t| pos.is_legal(t) && wins_at_once(pos, t))
+                    && (mv.is_placement() || winning_move(pos, None).is_none())
+            }
+        };
+        pos.unmake(undo);
+        parries
+    });
+    !parried && safe_moves(pos, moves).is_empty()
 }
 
 /// Whether the legal move `mv` wins at once for the side to move in `pos`.
@@ -176,6 +361,6 @@ pub fn triage(pos: &mut Position) -> Result<Move, Vec<Move>> {
     }
     match defend(pos, &moves, &|| false) {
         Defence::Stoppers(stoppers) => Err(stoppers),
-        Defence::None | Defence::Lost => Err(moves),
+        Defence::None | Defence::Lost | Defence::Unfinished => Err(moves),
     }
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use punct_core::{Game, Move, Position};
 use punct_engine::evaluation::{Distances, advantage};
-use punct_engine::tactics::{Defence, defend, winning_move};
+use punct_engine::tactics::{Defence, cannot_stop, defend, winning_move};
 use punct_engine::{Engine, Options, SearchLimits};
 
 /// Found in self-play of the reference players: the side to move wins at once.
@@ -67,6 +67,28 @@ const TRAPS: &[&str] = &[
 /// From a game greedy won in eight moves: White threatens C2-D3:2, and 16 of Black's 3 334
 /// moves stop it (the engine gave up looking for them on a short clock).
 const RACE: &str = "standard b 13 wTC2:0@1,wEC11:0@1,bED4:1@1,wCD6:0@1,wCE3:2@1,wTE9:1@1,bLF6:0@1,bLF7:2@1,bMF9:3@1,wTH4:0@1,wMJ3:5@1,bEJ13:1@1,bEL15:4@1";
+
+/// From self-play: the opponent's last move threatens wins in one that no single move stops
+/// (the side to move has no win of its own).
+const DOUBLE_THREATS: &[&str] = &[
+    "standard w 48 wCA4:0@1,bCB3:1@1,bCC5:2@1,wEE3:2@1,bEF4:2@1,bEG5:5@1,wRH4:4@1,bRH7:1@1,bTI3:5@1,bLJ5:4@1,wTJ9:1@1,bTJ10:3@1,wLK5:1@1,bTL5:0@1,bTM7:2@1,wCN7:1@1,wLN11:1@1,wRO9:0@1,bEO10:3@1,bLP13:3@1,bMQ10:0@1,wEA5:5@2,wED3:3@2,bRE4:2@2,wMI8:4@2,bTJ10:0@2,wEK5:2@2,wMM6:1@2,bEJ9:1@3,bML5:1@3",
+    "standard b 31 bLA5:3@1,bEB3:3@1,wCC8:2@1,bME2:0@1,wRE8:2@1,wEE9:4@1,bCE10:1@1,bRF4:0@1,wCG10:1@1,bLG12:3@1,wMH8:5@1,wEH10:1@1,wTJ13:1@1,bCJ16:1@1,wLM14:1@1,wEN14:5@1,wEQ12:3@1,wLB8:0@2,bMD9:4@2,bEF11:0@2,bRG12:2@2,wMD8:1@3",
+    "standard w 28 bMB10:3@1,bEC10:0@1,wTD7:2@1,bED9:5@1,wED12:0@1,bCE7:0@1,bLF4:2@1,bCG3:0@1,wEG10:2@1,bEH10:5@1,bRJ3:4@1,bTK4:4@1,wRL10:2@1,bRM8:0@1,bLP8:1@1,wLQ10:1@1,wMD10:5@2,bME9:0@2,wLO9:2@2,wEP9:1@2,wTD9:5@3",
+    "standard b 51 bLC2:4@1,wLC3:4@1,wMC7:0@1,wEC11:0@1,wTD6:1@1,wTE5:2@1,bTF8:5@1,wTG5:1@1,wCH6:2@1,bLI3:1@1,bMI8:3@1,wRI9:3@1,wRI10:4@1,wEK4:2@1,wCK6:1@1,wTK8:2@1,bRK10:5@1,bCL6:1@1,wMM6:4@1,bRQ10:5@1,bTD3:2@2,bEF8:4@2,bEI8:1@2,wEI10:5@2,wLK4:1@2,bMK5:4@2,wTM6:2@2,bTJ4:0@3,bEK5:4@3,wEK10:1@3",
+    "standard b 55 wTB9:0@1,bCC4:0@1,bTC7:5@1,bCC9:0@1,bTD11:3@1,bME9:0@1,wTF8:5@1,wMF10:2@1,wEF12:1@1,bLG1:2@1,bMG2:2@1,bRG7:1@1,wTG11:3@1,wEH6:0@1,wCH9:2@1,wEI2:3@1,wRI13:0@1,wTJ9:5@1,wRK4:3@1,bEK10:2@1,wTM5:1@1,bED11:5@2,wCF10:2@2,wEF12:2@2,wLG9:4@2,bEH2:5@2,wMH4:0@2,wLH9:0@2,bLK10:1@2,bTF11:0@3,bRJ9:4@3",
+    "standard b 33 wEA7:0@1,wEA8:4@1,wRB2:5@1,wTB4:2@1,wTC1:3@1,wLD8:1@1,bED10:4@1,wED11:4@1,wLE10:1@1,wTG12:3@1,bTH9:1@1,bRH12:1@1,wCH14:2@1,bTI10:5@1,wRI13:0@1,bLI15:2@1,wTI16:4@1,wCL14:2@1,wML16:1@1,bEM15:2@1,bEO14:5@1,wMO15:4@1,bRD10:4@2,wEJ15:2@2,bLK15:1@2,bEO14:2@2",
+];
+
+/// The positions before those: the side to move, neither threatened nor able to win at
+/// once, makes a double threat with its next move.
+const MAKES_DOUBLE_THREATS: &[&str] = &[
+    "standard b 47 wCA4:0@1,bCB3:1@1,bCC5:2@1,wEE3:2@1,bEF4:2@1,bEG5:5@1,wRH4:4@1,bRH7:1@1,bTI3:5@1,bLJ5:4@1,wTJ9:1@1,bTJ10:3@1,wLK5:1@1,bTL5:0@1,wCN7:1@1,wLN11:1@1,wRO9:0@1,bEO10:3@1,bLP13:3@1,bMQ10:0@1,wEA5:5@2,wED3:3@2,bRE4:2@2,wMI8:4@2,bTJ10:0@2,wEK5:2@2,wMM6:1@2,bEJ9:1@3,bML5:1@3",
+    "standard w 30 bLA5:3@1,bEB3:3@1,wCC8:2@1,bME2:0@1,wEE9:4@1,bCE10:1@1,bRF4:0@1,wCG10:1@1,bLG12:3@1,wMH8:5@1,wEH10:1@1,wTJ13:1@1,bCJ16:1@1,wLM14:1@1,wEN14:5@1,wEQ12:3@1,wLB8:0@2,bMD9:4@2,bEF11:0@2,bRG12:2@2,wMD8:1@3",
+    "standard b 27 bMB10:3@1,bEC10:0@1,wTD7:2@1,bED9:5@1,wED12:0@1,bCE7:0@1,bLF4:2@1,bCG3:0@1,wEG10:2@1,bRJ3:4@1,bTK4:4@1,wRL10:2@1,bRM8:0@1,bEM10:4@1,bLP8:1@1,wLQ10:1@1,wMD10:5@2,bME9:0@2,wLO9:2@2,wEP9:1@2,wTD9:5@3",
+    "standard w 50 bLC2:4@1,wLC3:4@1,wMC7:0@1,wEC11:0@1,wTD6:1@1,wTE5:2@1,bTF8:5@1,wTG5:1@1,wCH6:2@1,bLI3:1@1,bMI8:3@1,wRI9:3@1,wRI10:4@1,wEK4:2@1,wCK6:1@1,bRK10:5@1,bCL6:1@1,wTL8:2@1,wMM6:4@1,bRQ10:5@1,bTD3:2@2,bEF8:4@2,bEI8:1@2,wEI10:5@2,wLK4:1@2,bMK5:4@2,wTM6:2@2,bTJ4:0@3,bEK5:4@3,wEK10:1@3",
+    "standard w 54 wTB9:0@1,bCC4:0@1,bTC7:5@1,bCC9:0@1,bTD11:3@1,bME9:0@1,wMF10:2@1,wEF12:1@1,bLG1:2@1,bMG2:2@1,bRG7:1@1,wTG11:3@1,wEH6:0@1,wCH9:2@1,wEI2:3@1,wRI13:0@1,wTJ9:5@1,wRK4:3@1,bEK10:2@1,wTM5:1@1,wTB8:4@2,bED11:5@2,wCF10:2@2,wEF12:2@2,wLG9:4@2,bEH2:5@2,wMH4:0@2,wLH9:0@2,bLK10:1@2,bTF11:0@3,bRJ9:4@3",
+    "standard w 32 wEA7:0@1,wEA8:4@1,wRB2:5@1,wTB4:2@1,wLD8:1@1,bED10:4@1,wED11:4@1,wLE10:1@1,wTG12:3@1,bTH9:1@1,bRH12:1@1,wCH14:2@1,bTI10:5@1,wRI13:0@1,bLI15:2@1,wTI16:4@1,wCL14:2@1,wML16:1@1,bEM15:2@1,bEO14:5@1,wMO15:4@1,bRD10:4@2,wEJ15:2@2,bLK15:1@2,bEO14:2@2",
+];
 
 fn engine_move(text: &str) -> (Position, Move) {
     let pos = Position::from_text(text).unwrap();
@@ -256,5 +278,89 @@ fn the_reference_players_take_wins_and_stop_threats() {
                 "{name}: {text}: {mv} loses or allows a win"
             );
         }
+    }
+}
+
+/// Whether every legal move of the side to move in `pos` loses at once or leaves the
+/// opponent a win in one, by trying them all (and, after each, the opponent's moves: those
+/// that won before first).
+fn every_move_loses(pos: &mut Position) -> bool {
+    let me = pos.turn();
+    let mut wins: Vec<Move> = Vec::new();
+    let moves = pos.legal_moves();
+    !moves.is_empty()
+        && moves.into_iter().all(|mv| {
+            let undo = pos.make(mv);
+            let lost = match pos.decisive_outcome() {
+                Some(o) => o.winner == Some(!me),
+                None => {
+                    let them = pos.turn();
+                    let wins_now = |pos: &mut Position, t: Move| {
+                        let undo = pos.make(t);
+                        let won = pos
+                            .decisive_outcome()
+                            .is_some_and(|o| o.winner == Some(them));
+                        pos.unmake(undo);
+                        won
+                    };
+                    if wins.iter().any(|&t| pos.is_legal(t) && wins_now(pos, t)) {
+                        true
+                    } else if let Some(t) =
+                        pos.legal_moves().into_iter().find(|&t| wins_now(pos, t))
+                    {
+                        wins.push(t);
+                        true
+                    } else {
+                        false
+                    }
+                }
+            };
+            pos.unmake(undo);
+            lost
+        })
+}
+
+#[test]
+fn double_threat_positions_are_what_they_claim() {
+    for text in DOUBLE_THREATS {
+        let mut pos = Position::from_text(text).unwrap();
+        assert!(!can_win_now(&mut pos), "{text}: a win in one");
+        assert!(every_move_loses(&mut pos), "{text}: a move saves");
+    }
+    for text in MAKES_DOUBLE_THREATS {
+        let mut pos = Position::from_text(text).unwrap();
+        assert!(!can_win_now(&mut pos), "{text}: a win in one");
+        let mut passed = punct_engine::tactics::passed(&pos).unwrap();
+        assert!(!can_win_now(&mut passed), "{text}: threatened");
+    }
+}
+
+#[test]
+fn a_double_threat_is_seen_as_lost() {
+    for text in DOUBLE_THREATS {
+        let mut pos = Position::from_text(text).unwrap();
+        let moves = pos.legal_moves();
+        assert!(
+            matches!(defend(&mut pos, &moves, &|| false), Defence::Lost),
+            "{text}"
+        );
+        assert!(cannot_stop(&mut pos, &mut Vec::new()), "{text}");
+    }
+    // A single threat can be stopped.
+    for text in BLOCKS.iter().chain(CUTS) {
+        let mut pos = Position::from_text(text).unwrap();
+        assert!(!cannot_stop(&mut pos, &mut Vec::new()), "{text}");
+    }
+}
+
+#[test]
+fn makes_a_double_threat() {
+    for text in MAKES_DOUBLE_THREATS {
+        let (mut pos, mv) = engine_move(text);
+        pos.make(mv);
+        assert!(
+            pos.decisive_outcome().is_none() && every_move_loses(&mut pos),
+            "{text}: {mv} leaves a defence"
+        );
     }
 }

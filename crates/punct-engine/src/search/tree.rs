@@ -1,5 +1,11 @@
 //! The search tree: PUCT selection over a few children per node, chosen by the move
 //! priors, with the static evaluation at the leaves instead of random playouts.
+//!
+//! Results are proven, never guessed from a mean near 1: a node is lost for the side to
+//! move when one move wins, won when the opponent's threats cannot all be stopped (see
+//! [`tactics::cannot_stop`]), and otherwise only once its children hold every move that
+//! does not lose at once and each of them is proven. A node whose kept children all turn
+//! out proven but which lacks that guarantee is widened with the moves it left out.
 
 use punct_core::{Move, Position};
 
@@ -33,6 +39,9 @@ pub struct Node {
     pub total: f32,
     /// Known result for the player who made `mv`, once the game is decided here.
     pub proven: Option<f32>,
+    /// Whether the children hold every legal move that does not lose at once, so that
+    /// results proven for all of them are proven for this node.
+    pub complete: bool,
     /// The children, empty until expanded.
     pub children: Vec<Node>,
 }
@@ -56,6 +65,7 @@ impl Node {
             visits: 0,
             total: 0.0,
             proven: None,
+            complete: false,
             children: Vec::new(),
         }
     }
@@ -101,8 +111,81 @@ impl Node {
         };
         let chosen = refined_priors(&mut pos.clone(), &ctx, io.moves, shortlist, k);
         self.children = chosen.into_iter().map(|(mv, p)| Node::new(mv, p)).collect();
+        self.complete = false;
         *io.size += self.children.len();
         true
+    }
+
+    /// Expands a leaf visited before, whose position is `pos`. When the opponent threatens
+    /// to win at once, the children are chosen among the moves that might stop it. When
+    /// there is no legal move the node is proven a draw instead, and the result returned.
+    fn expand(&mut self, pos: &mut Position, io: &mut Playout) -> Option<f32> {
+        io.moves.clear();
+        pos.extend_legal_moves(io.moves);
+        if io.moves.is_empty() {
+            // No legal move: a draw.
+            self.proven = Some(0.5);
+            return self.proven;
+        }
+        // The moves that might stop a threat, not only those that do: trying each costs
+        // more than proving the few kept children that fail lost at their first visit.
+        match tactics::stopper_candidates(pos, io.moves) {
+            Some(candidates) if !candidates.is_empty() => {
+                self.expand_wide(pos, Some(&candidates), BRANCHING, false, io)
+            }
+            _ => self.expand_wide(pos, None, BRANCHING, false, io),
+        };
+        None
+    }
+
+    /// Brings this node's proof up to date after its child `i` was proven: a winning move
+    /// proves a loss for the player who made `mv`; otherwise once every child is proven,
+    /// the node is proven when its children are [complete](Node::complete), or else is
+    /// given the moves not yet among them that do not lose at once.
+    fn settle(&mut self, i: usize, pos: &mut Position, io: &mut Playout) {
+        if self.children[i].proven == Some(1.0) {
+            self.proven = Some(0.0);
+            return;
+        }
+        if self.children.iter().any(|c| c.proven.is_none()) {
+            return;
+        }
+        if !self.complete {
+            self.widen(pos, io);
+        }
+        // Widening may have added children not proven yet.
+        if self.complete && self.children.iter().all(|c| c.proven.is_some()) {
+            // Every move left out loses at once, so the best child is the best move.
+            let best = self
+                .children
+                .iter()
+                .filter_map(|c| c.proven)
+                .fold(0.0, f32::max);
+            self.proven = Some(1.0 - best);
+        }
+    }
+
+    /// Adds children for the best of the legal moves of `pos` not yet among them that do
+    /// not lose at once, finding out on the way whether the children are now complete.
+    fn widen(&mut self, pos: &mut Position, io: &mut Playout) {
+        if *io.size >= io.capacity {
+            return;
+        }
+        io.moves.clear();
+        pos.extend_legal_moves(io.moves);
+        let mut known: Vec<Move> = self.children.iter().map(|c| c.mv).collect();
+        known.sort_unstable();
+        io.moves.retain(|mv| known.binary_search(mv).is_err());
+        let safe = tactics::safe_moves(pos, io.moves);
+        self.complete = safe.len() <= BRANCHING;
+        if safe.is_empty() {
+            return;
+        }
+        let ctx = MoveContext::new(pos);
+        let chosen = refined_priors(pos, &ctx, &safe, TREE_SHORTLIST, BRANCHING);
+        *io.size += chosen.len();
+        self.children
+            .extend(chosen.into_iter().map(|(mv, p)| Node::new(mv, p)));
     }
 
     /// The child PUCT picks.
@@ -137,25 +220,20 @@ impl Node {
                 self.proven = Some(v);
             }
             v.value()
+        } else if self.children.is_empty() && *io.size >= io.capacity {
+            self.mean()
         } else if self.children.is_empty()
-            && (*io.size >= io.capacity || !self.expand_wide(pos, None, BRANCHING, false, io))
+            && let Some(v) = self.expand(pos, io)
         {
-            if *io.size >= io.capacity {
-                self.mean()
-            } else {
-                // No legal move: a draw.
-                self.proven = Some(0.5);
-                0.5
-            }
+            v
         } else {
             let i = self.select();
             let child = &mut self.children[i];
             let undo = pos.make(child.mv);
             let r = child.playout(pos, io);
             pos.unmake(undo);
-            if child.proven == Some(1.0) {
-                // The side to move here has a winning move.
-                self.proven = Some(0.0);
+            if child.proven.is_some() {
+                self.settle(i, pos, io);
             }
             1.0 - r
         };
@@ -175,12 +253,20 @@ impl Node {
         pv
     }
 
-    /// The child to play, by [`Node::play_order`].
+    /// The child to play: the first of [`Node::ranked`] that was visited or is a proven
+    /// win.
     pub fn best_child(&self) -> Option<&Node> {
-        self.children
-            .iter()
-            .filter(|c| c.visits > 0 || c.proven == Some(1.0))
-            .max_by(|a, b| a.play_order(b))
+        self.ranked()
+            .into_iter()
+            .find(|c| c.visits > 0 || c.proven == Some(1.0))
+    }
+
+    /// The children, best first by [`Node::play_order`]; among equals the first child
+    /// comes first, so that every caller breaks ties alike.
+    pub fn ranked(&self) -> Vec<&Node> {
+        let mut ranked: Vec<&Node> = self.children.iter().collect();
+        ranked.sort_by(|a, b| b.play_order(a));
+        ranked
     }
 
     /// How two siblings compare as the move to play: a proven win first and a proven loss
@@ -215,7 +301,9 @@ impl Leaf {
     }
 }
 
-/// The value of a freshly reached position for the player who just moved.
+/// The value of a freshly reached position for the player who just moved: proven when
+/// the game is over, when the side to move wins at once, or when it cannot stop the
+/// opponent's wins in one.
 fn leaf_value(pos: &mut Position, moves: &mut Vec<Move>) -> Leaf {
     let mover = !pos.turn();
     if let Some(outcome) = pos.decisive_outcome() {
@@ -231,6 +319,9 @@ fn leaf_value(pos: &mut Position, moves: &mut Vec<Move>) -> Leaf {
         if tactics::winning_move(pos, Some(moves)).is_some() {
             return Leaf::Proven(0.0);
         }
+    }
+    if tactics::cannot_stop(pos, moves) {
+        return Leaf::Proven(1.0);
     }
     let d = Distances::quick(pos);
     Leaf::Estimate(1.0 - win_probability(advantage(pos, &d)))
