@@ -208,12 +208,26 @@ async fn state(State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMa
 struct JoinRequest {
     name: Option<String>,
     invite: Option<String>,
+    /// An id the client makes for this join, so that a repeat of it gets the same seat.
+    request: Option<String>,
 }
+
+/// The longest id a client may give a request.
+const MAX_REQUEST_ID: usize = 64;
 
 async fn join(State(hub): State<Hub>, Path(id): Path<String>, body: Bytes) -> ApiResult {
     let req: JoinRequest = parse(&body)?;
     let name = req.name.as_deref().unwrap_or("");
-    let grant = hub.join(&id, name, req.invite.as_deref()).await?;
+    if let Some(request) = &req.request
+        && (request.is_empty() || request.len() > MAX_REQUEST_ID)
+    {
+        return Err(ApiError::bad_request(format!(
+            "`request` must be 1 to {MAX_REQUEST_ID} characters long"
+        )));
+    }
+    let grant = hub
+        .join(&id, name, req.invite.as_deref(), req.request.as_deref())
+        .await?;
     Ok(Json(serde_json::to_value(grant).unwrap_or(Value::Null)))
 }
 

@@ -505,17 +505,22 @@ impl Hub {
         Ok(grant)
     }
 
-    /// Gives the open seat of game `id` to the caller, who shows the game's invitation.
+    /// Gives the open seat of game `id` to the caller, who shows the game's invitation;
+    /// `request` is the id the caller gave this request, so that a repeat of it (its answer
+    /// was lost) gets the same seat.
     pub async fn join(
         &self,
         id: &str,
         name: &str,
         invite: Option<&str>,
+        request: Option<&str>,
     ) -> Result<SeatGrant, Error> {
         let (hub, game, name) = (self.clone(), id.to_owned(), name.to_owned());
-        let invite = invite.map(str::to_owned);
+        let (invite, request) = (invite.map(str::to_owned), request.map(str::to_owned));
         self.detached(Some(id), async move {
-            let joined = hub.join_now(&game, &name, invite.as_deref()).await;
+            let joined = hub
+                .join_now(&game, &name, invite.as_deref(), request.as_deref())
+                .await;
             hub.seen(Some(&game), joined)
         })
         .await
@@ -526,11 +531,12 @@ impl Hub {
         id: &str,
         name: &str,
         invite: Option<&str>,
+        request: Option<&str>,
     ) -> Result<SeatGrant, Error> {
         let cell = self.room(id).await?;
         let mut room = self.lock(&cell).await?;
         let now = now_ms();
-        if let Some(colour) = invite.and_then(|i| room.repeated_join(i, now)) {
+        if let Some(colour) = invite.and_then(|i| room.repeated_join(i, request, now)) {
             return Ok(SeatGrant {
                 id: id.to_owned(),
                 token: room.seats[colour.index()].token.clone().unwrap_or_default(),
@@ -542,7 +548,8 @@ impl Hub {
         let token = random_hex::<16>();
         let change = self
             .apply(&cell, &mut room, |r| {
-                r.join(token.clone(), name, invite, now).map(Change::Joined)
+                r.join(token.clone(), name, invite, request, now)
+                    .map(Change::Joined)
             })
             .await?;
         let Change::Joined(colour) = change else {

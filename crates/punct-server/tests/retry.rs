@@ -152,18 +152,31 @@ async fn a_friends_seat_needs_the_invitation_and_is_not_listed() {
         assert_eq!(status, 403, "{v}");
         assert!(v["error"].as_str().unwrap().contains("invitation"), "{v}");
     }
-    let (status, v) = post(&join, None, json!({ "name": "Bo", "invite": invite })).await;
+    let request = "join-1f3a9c";
+    let (status, v) = post(
+        &join,
+        None,
+        json!({ "name": "Bo", "invite": invite, "request": request }),
+    )
+    .await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["colours"], json!(["black"]));
-    // A repeat of the join (its answer was lost) gets the same seat back; nobody else does.
-    let (status, again) = post(&join, None, json!({ "invite": invite })).await;
+    // A repeat of the join (its answer was lost) gets the same seat back; nobody else does,
+    // not even someone the link was passed on to.
+    let (status, again) = post(&join, None, json!({ "invite": invite, "request": request })).await;
     assert_eq!(status, 200, "{again}");
     assert_eq!(
         (&again["token"], &again["colours"]),
         (&v["token"], &v["colours"])
     );
-    let (status, _) = post(&join, None, json!({})).await;
-    assert_eq!(status, 409, "the seat is taken once");
+    for other in [
+        json!({ "invite": invite }),
+        json!({ "invite": invite, "request": "another" }),
+        json!({}),
+    ] {
+        let (status, v) = post(&join, None, other).await;
+        assert_eq!(status, 409, "the seat is taken once: {v}");
+    }
     let (_, list) = get(&format!("{base}/api/games"), None).await;
     assert!(listed(&list), "{list}");
 }

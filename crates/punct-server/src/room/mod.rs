@@ -74,6 +74,10 @@ pub const JOIN_REPEAT_MS: i64 = 10 * 60 * 1000;
 pub struct Joined {
     /// The invitation shown.
     pub invite: String,
+    /// The id the joiner gave its request, which a repeat must give again: the invitation
+    /// alone may have reached others (a link passed on), who must not get the seat.
+    #[serde(default)]
+    pub request: Option<String>,
     /// The seat's colour (0 White, 1 Black).
     pub colour: u8,
     /// When, ms since the epoch.
@@ -182,12 +186,14 @@ impl Room {
     }
 
     /// Gives the open seat to a newcomer with `token`, who must show the game's invitation
-    /// secret: the game's id alone, which watchers see, does not give the seat.
+    /// secret: the game's id alone, which watchers see, does not give the seat. `request`
+    /// is the id the joiner gave this request, for a repeat of it.
     pub fn join(
         &mut self,
         token: String,
         name: &str,
         invite: Option<&str>,
+        request: Option<&str>,
         now: i64,
     ) -> Result<Colour, Error> {
         if let Some(outcome) = self.game.outcome() {
@@ -209,6 +215,7 @@ impl Room {
         }
         self.joined = self.invite.take().map(|invite| Joined {
             invite,
+            request: request.map(str::to_owned),
             colour: colour.index() as u8,
             at_ms: now,
         });
@@ -222,11 +229,15 @@ impl Room {
         Ok(colour)
     }
 
-    /// The seat taken with `invite` if a join showing it was carried out less than
-    /// [`JOIN_REPEAT_MS`] before `now`: a repeat of that join, whose answer was lost.
-    pub fn repeated_join(&self, invite: &str, now: i64) -> Option<Colour> {
+    /// The seat taken with `invite` by a join whose request had id `request`, if it was
+    /// carried out less than [`JOIN_REPEAT_MS`] before `now`: a repeat of that join, whose
+    /// answer was lost. A join that gave no id has no repeat.
+    pub fn repeated_join(&self, invite: &str, request: Option<&str>, now: i64) -> Option<Colour> {
         let joined = self.joined.as_ref()?;
-        (joined.invite == invite && now - joined.at_ms <= JOIN_REPEAT_MS)
+        (joined.invite == invite
+            && request.is_some()
+            && joined.request.as_deref() == request
+            && now - joined.at_ms <= JOIN_REPEAT_MS)
             .then(|| Colour::ALL[usize::from(joined.colour) & 1])
     }
 

@@ -384,27 +384,45 @@ fn an_invitation_expires_and_an_untimed_game_nobody_plays_is_abandoned() {
 }
 
 #[test]
-fn a_join_sent_again_with_its_invitation_soon_after_gets_the_seat_back() {
-    let mut room = Room::new(
-        "f".into(),
-        Mode::Friend,
-        Game::new(Variant::Standard),
-        [Seat::person("w", "tw"), Seat::open("friend")],
-        None,
-        0,
-    );
+fn a_join_sent_again_with_its_invitation_and_request_id_soon_after_gets_the_seat_back() {
+    let open_room = || {
+        Room::new(
+            "f".into(),
+            Mode::Friend,
+            Game::new(Variant::Standard),
+            [Seat::person("w", "tw"), Seat::open("friend")],
+            None,
+            0,
+        )
+    };
+    let mut room = open_room();
     let invite = room.invite.clone().unwrap();
-    assert_eq!(room.repeated_join(&invite, 10), None);
-    let colour = room.join("tb".into(), "Bo", Some(&invite), 1_000).unwrap();
+    let id = Some("r1");
+    assert_eq!(room.repeated_join(&invite, id, 10), None);
+    let colour = room
+        .join("tb".into(), "Bo", Some(&invite), id, 1_000)
+        .unwrap();
     assert_eq!(
-        room.repeated_join(&invite, 1_000 + JOIN_REPEAT_MS),
+        room.repeated_join(&invite, id, 1_000 + JOIN_REPEAT_MS),
         Some(colour)
     );
-    assert_eq!(room.repeated_join(&invite, 1_001 + JOIN_REPEAT_MS), None);
-    assert_eq!(room.repeated_join("another", 2_000), None);
+    assert_eq!(
+        room.repeated_join(&invite, id, 1_001 + JOIN_REPEAT_MS),
+        None
+    );
+    assert_eq!(room.repeated_join("another", id, 2_000), None);
+    // Someone else the link reached, without the request's id, does not get the seat.
+    assert_eq!(room.repeated_join(&invite, None, 2_000), None);
+    assert_eq!(room.repeated_join(&invite, Some("r2"), 2_000), None);
     // Kept with the game, across a restart.
     let back = Room::from_stored(room.to_stored(), 3_000, 3_000).unwrap();
-    assert_eq!(back.repeated_join(&invite, 3_000), Some(colour));
+    assert_eq!(back.repeated_join(&invite, id, 3_000), Some(colour));
+    // A join that gave no id has no repeat.
+    let mut room = open_room();
+    let invite = room.invite.clone().unwrap();
+    room.join("tb".into(), "Bo", Some(&invite), None, 1_000)
+        .unwrap();
+    assert_eq!(room.repeated_join(&invite, None, 1_000), None);
 }
 
 #[test]

@@ -160,7 +160,9 @@ async fn start_game(ctx: &Ctx, rng: &mut StdRng, round: usize) -> Option<Played>
         Mode::Computer { human } => tokens[human.index()] = token,
         Mode::Friend => {
             tokens[0] = token;
-            let join = json!({ "name": "Bo", "invite": created["invite"] }).to_string();
+            // The request's id makes a repeat of the join (its answer lost) get the seat.
+            let join = json!({ "name": "Bo", "invite": created["invite"], "request": format!("join-{id}") })
+                .to_string();
             let path = format!("/api/games/{id}/join");
             let started = Instant::now();
             let mut tries = 0;

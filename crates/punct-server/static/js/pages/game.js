@@ -84,12 +84,13 @@ export async function openGame(id) {
     let state = await api("GET", `/api/games/${encodeURIComponent(id)}`, { token: g.token });
     // The friend's link carries the game's invitation after `#`, which never reaches a
     // server's logs; the game's id alone, which watchers see, does not give the seat. Only
-    // an open seat is asked for: the server hands a taken seat back to whoever repeats its
-    // join soon after, so a later visitor with the link must not try.
+    // an open seat is asked for: a taken seat is refused.
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
     if (invite && !state.you.length && !state.outcome && Object.values(state.seats).some((x) => x.open)) {
       try {
-        const grant = await api("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { name: localStorage.getItem("punct.name") || undefined, invite } });
+        // The request's id lets a repeat of this join (its answer lost) get the seat back.
+        const request = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+        const grant = await api("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { name: localStorage.getItem("punct.name") || undefined, invite, request } });
         localStorage.setItem(`punct.token.${id}`, grant.token);
         g.token = grant.token;
         state = grant.state;
