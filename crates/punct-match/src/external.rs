@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use punct_core::{Game, Move};
 
-use crate::limits::SearchLimits;
-use crate::players::Player;
+use punct_engine::SearchLimits;
+use punct_engine::players::Player;
 
 /// How long past its budget a program may take to answer before it is judged to hang.
 const GRACE: Duration = Duration::from_secs(5);
@@ -32,11 +32,18 @@ impl External {
     pub fn start(command: &str) -> Result<External, String> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or("empty command")?;
-        let mut child = Command::new(program)
+        let mut command_line = Command::new(program);
+        command_line
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        // In a process group of its own, so that Ctrl-C at the terminal reaches only the
+        // match, which then stops its players itself: a game cut short by a killed program
+        // would otherwise count as that program's loss.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command_line, 0);
+        let mut child = command_line
             .spawn()
             .map_err(|e| format!("cannot start `{command}`: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
