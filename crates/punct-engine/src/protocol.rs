@@ -386,8 +386,7 @@ impl<W: Write + Send + 'static> Session<W> {
             [n] => match n.parse::<u32>() {
                 Ok(depth) if depth <= MAX_PERFT => depth,
                 _ => {
-                    return self
-                        .error(&format!("perft depth must be 0 to {MAX_PERFT}, not `{n}`"));
+                    return self.error(&format!("perft depth must be 0 to {MAX_PERFT}, not `{n}`"));
                 }
             },
             _ => return self.error("expected `perft <depth>`"),

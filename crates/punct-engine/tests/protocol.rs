@@ -140,14 +140,23 @@ fn a_finished_game_has_no_move() {
 fn a_line_that_is_not_utf8_is_an_error_and_the_session_goes_on() {
     let lines = session_bytes(b"isready\nposition startpos moves TE4:0 \xff\xfe\nshow\nisready\n");
     assert_eq!(lines[0], "readyok");
-    assert_eq!(lines[1], "error input line 2 is not UTF-8 text", "{lines:?}");
-    assert_eq!(lines[2], "standard w 0 -", "the bad line changed nothing: {lines:?}");
+    assert_eq!(
+        lines[1], "error input line 2 is not UTF-8 text",
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines[2], "standard w 0 -",
+        "the bad line changed nothing: {lines:?}"
+    );
     assert_eq!(lines.last().unwrap(), "readyok");
 }
 
 /// The `nodes` of the last `info` line before the first `bestmove`.
 fn searched_nodes(lines: &[String]) -> u64 {
-    let best = lines.iter().position(|l| l.starts_with("bestmove")).unwrap();
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
     let info = lines[..best]
         .iter()
         .rev()
@@ -164,15 +173,25 @@ fn commands_during_a_search_wait_for_its_bestmove() {
         "position startpos moves TE4:0\ngo nodes 400\nposition startpos\nsetoption name MultiPV value 2\n\
          show\ngo nodes 50\n",
     );
-    assert_eq!(searched_nodes(&lines), 400, "the search ran to its end: {lines:?}");
+    assert_eq!(
+        searched_nodes(&lines),
+        400,
+        "the search ran to its end: {lines:?}"
+    );
     let best = bestmoves(&lines);
     assert_eq!(best.len(), 2, "the waiting `go` ran after: {lines:?}");
     let mut after_e4 = Position::new(Variant::Standard);
     after_e4.play(Move::parse("TE4:0").unwrap()).unwrap();
     assert!(after_e4.is_legal(Move::parse(best[0]).unwrap()));
-    let first_best = lines.iter().position(|l| l.starts_with("bestmove")).unwrap();
+    let first_best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
     let shown = lines.iter().position(|l| l == "standard w 0 -").unwrap();
-    assert!(first_best < shown, "`show` waited and saw the new position: {lines:?}");
+    assert!(
+        first_best < shown,
+        "`show` waited and saw the new position: {lines:?}"
+    );
     assert!(
         lines[shown..].iter().any(|l| l.contains(" multipv 2 ")),
         "the option applied to the second search: {lines:?}"
@@ -183,7 +202,10 @@ fn commands_during_a_search_wait_for_its_bestmove() {
 fn isready_is_answered_at_once_during_a_search() {
     let lines = session("go nodes 300\nisready\n");
     let ready = lines.iter().position(|l| l == "readyok").unwrap();
-    let best = lines.iter().position(|l| l.starts_with("bestmove")).unwrap();
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
     assert!(ready < best, "{lines:?}");
 }
 

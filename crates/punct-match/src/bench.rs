@@ -23,9 +23,12 @@ pub const POSITIONS: [&str; 8] = [
      wEJ9:3@2,wLD5:5@3",
     "basic b 9 bCC2:0@1,wEC7:1@1,wEF10:1@1,bEH8:3@1,wCH11:2@1,wCJ10:2@1,bCJ12:0@1,bTK7:0@1,\
      bEK8:5@1,wEN12:1@1",
-    "standard w 6 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2,wTB4:1@1,bLJ3:1@1",
-    "standard b 11 wTE6:1@1,bTF5:1@1,wEK14:0@1,bMC2:1@1,wK15:0@1,bCM12:1@1,wEC4:1@1,bRQ15:4@1,\
-     wCH6:2@1,bTJ7:5@1,wLK8:4@1",
+    "standard b 21 bCA7:0@1,bCB4:2@1,wRB8:1@1,bTC10:1@1,bEE3:2@1,bRF3:3@1,wCF10:1@1,wTG3:0@1,\
+     bEH1:2@1,bTH2:3@1,wCH8:1@1,wLI6:0@1,bTJ3:0@1,wEJ12:2@1,bRL13:3@1,wEN11:2@1,wTO7:3@1,\
+     wMP11:1@1",
+    "basic w 18 wCB2:0@1,wCB5:0@1,bCB7:2@1,bTB8:4@1,bTD5:2@1,wED9:0@1,wLE5:1@1,wRF7:5@1,\
+     bEG15:0@1,wLH2:3@1,bCH12:0@1,wEI13:0@1,wEI16:0@1,bEJ10:2@1,wEK10:0@1,bLL11:4@1,bEN8:0@1,\
+     bEN11:0@1",
 ];
 
 /// One position's search.
@@ -79,7 +82,12 @@ pub fn run(nodes: u64) -> Result<Bench, String> {
             pv: result.pv,
         };
         hash.write(&line.nodes.to_le_bytes());
-        hash.write(line.best.map(|m| m.to_string()).unwrap_or_default().as_bytes());
+        hash.write(
+            line.best
+                .map(|m| m.to_string())
+                .unwrap_or_default()
+                .as_bytes(),
+        );
         hash.write(&line.score.to_bits().to_le_bytes());
         for mv in &line.pv {
             hash.write(mv.to_string().as_bytes());

@@ -45,8 +45,7 @@ pub fn parse(text: &str, variant: Variant) -> Result<Vec<Vec<Move>>, String> {
         let mut moves = Vec::new();
         for word in content.split_whitespace() {
             let mv = Move::parse(word).map_err(|e| format!("line {}: {e}", i + 1))?;
-            game.play(mv)
-                .map_err(|e| format!("line {}: {e}", i + 1))?;
+            game.play(mv).map_err(|e| format!("line {}: {e}", i + 1))?;
             moves.push(mv);
         }
         if game.outcome().is_some() {
@@ -107,14 +106,18 @@ pub fn generate(settings: &Generation, on_candidate: &mut dyn FnMut(&Judged, boo
             }
             moves.push(mv);
         }
-        if game.outcome().is_some() || moves.len() < settings.plies || !seen.insert(moves.clone())
-        {
+        if game.outcome().is_some() || moves.len() < settings.plies || !seen.insert(moves.clone()) {
             continue;
         }
         // A fresh engine for each, so that a candidate's judgement never depends on those
         // before it.
         let mut engine = Engine::new(Options::default());
-        let result = engine.search(&game, &SearchLimits::nodes(settings.nodes), &stop, &mut |_| {});
+        let result = engine.search(
+            &game,
+            &SearchLimits::nodes(settings.nodes),
+            &stop,
+            &mut |_| {},
+        );
         let judged = Judged {
             moves,
             score: result.score.expectation(),
@@ -203,7 +206,11 @@ mod tests {
         let mut judged = Vec::new();
         let kept = generate(&settings, &mut |j, keep| judged.push((j.score, keep)));
         assert!(kept.iter().all(|j| (j.score - 0.5).abs() <= 0.1));
-        assert!(judged.iter().all(|&(s, keep)| keep == ((s - 0.5).abs() <= 0.1)));
+        assert!(
+            judged
+                .iter()
+                .all(|&(s, keep)| keep == ((s - 0.5).abs() <= 0.1))
+        );
     }
 
     #[test]

@@ -94,6 +94,24 @@ impl MatchReport {
         line
     }
 
+    /// One line for a table of matches against several opponents (a gauntlet).
+    pub fn summary(&self) -> String {
+        let p = &self.pairs;
+        let (lo, hi) = p.score_interval();
+        let (elo, elo_lo, elo_hi) = p.elo();
+        format!(
+            "vs {:<24} {:>5} games  score {:5.1}% ({:.1}–{:.1}%)  Elo {} ({} to {})",
+            self.names[1],
+            self.tally.games(),
+            100.0 * p.score(),
+            100.0 * lo,
+            100.0 * hi,
+            signed(elo),
+            signed(elo_lo),
+            signed(elo_hi)
+        )
+    }
+
     /// The test's decision in words.
     fn decision(&self, sprt: &Sprt, verdict: Verdict) -> String {
         let [first, second] = &self.names;

@@ -40,7 +40,9 @@ impl Sprt {
     /// A test between two normalised Elo values with fishtest's error rates (5 % each).
     pub fn new(nelo0: f64, nelo1: f64) -> Result<Sprt, String> {
         if !nelo0.is_finite() || !nelo1.is_finite() {
-            return Err(format!("SPRT bounds must be numbers, not {nelo0} and {nelo1}"));
+            return Err(format!(
+                "SPRT bounds must be numbers, not {nelo0} and {nelo1}"
+            ));
         }
         if nelo0 >= nelo1 {
             return Err(format!(
@@ -142,11 +144,7 @@ fn mle_with_t_value(pdf: &[(f64, f64); 5], t: f64) -> Option<[f64; 5]> {
         });
         let x = secular(&shifted)?;
         mle = std::array::from_fn(|i| pdf[i].1 / (1.0 + x * shifted[i].0));
-        if previous
-            .iter()
-            .zip(&mle)
-            .all(|(a, b)| (a - b).abs() < 1e-9)
-        {
+        if previous.iter().zip(&mle).all(|(a, b)| (a - b).abs() < 1e-9) {
             break;
         }
     }
@@ -242,20 +240,21 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Any bounds and counts give a finite LLR that grows with the evidence for H1.
+        /// Any bounds and counts give a finite LLR, and swapping the players (the counts
+        /// reversed) is the same test of the mirrored hypotheses with the opposite sign.
         #[test]
-        fn llr_is_finite_and_monotone(
+        fn llr_is_finite_and_mirrors(
             c in proptest::array::uniform5(0u32..200),
             nelo0 in -200.0f64..200.0,
             width in 1.0f64..200.0,
         ) {
-            let sprt = Sprt::new(nelo0, nelo0 + width).unwrap();
-            let p = counts(c);
-            let llr = sprt.llr(&p);
+            let nelo1 = nelo0 + width;
+            let llr = Sprt::new(nelo0, nelo1).unwrap().llr(&counts(c));
             proptest::prop_assert!(llr.is_finite());
-            let mut better = c;
-            better[4] += 10;
-            proptest::prop_assert!(sprt.llr(&counts(better)) >= llr - 1e-9);
+            let mut reversed = c;
+            reversed.reverse();
+            let mirrored = Sprt::new(-nelo1, -nelo0).unwrap().llr(&counts(reversed));
+            proptest::prop_assert!((llr + mirrored).abs() <= 1e-6 * (1.0 + llr.abs()), "{} {}", llr, mirrored);
         }
 
         /// Bound texts never panic the parser.

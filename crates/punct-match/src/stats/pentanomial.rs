@@ -81,7 +81,7 @@ impl Pentanomial {
             return (value * (1.0 - rare), value + rare * (1.0 - value));
         }
         let (mu, var) = self.moments();
-        let half = Z95 * (var / f64::from(pairs)).sqrt();
+        let half = Z95 * (var / self.weight()).sqrt();
         ((mu - half).max(0.0), (mu + half).min(1.0))
     }
 
@@ -110,9 +110,24 @@ impl Pentanomial {
         if pairs == 0 {
             return (0.0, f64::INFINITY);
         }
+        let error = Z95 * NELO_PER_T / (2.0 * f64::from(pairs)).sqrt();
+        // One bucket only has no spread: a sweep is infinitely many deviations away.
+        match self.counts.iter().position(|&c| c == pairs) {
+            Some(2) => return (0.0, error),
+            Some(bucket) => {
+                return (
+                    if bucket > 2 {
+                        f64::INFINITY
+                    } else {
+                        f64::NEG_INFINITY
+                    },
+                    error,
+                );
+            }
+            None => {}
+        }
         let (mu, var) = self.moments();
         let sigma_per_game = (2.0 * var).sqrt();
-        let error = Z95 * NELO_PER_T / (2.0 * f64::from(pairs)).sqrt();
         ((mu - 0.5) / sigma_per_game * NELO_PER_T, error)
     }
 }
@@ -176,7 +191,11 @@ mod tests {
     fn normalised_elo_matches_fishtest() {
         assert!(close(counts([1, 4, 10, 6, 3]).nelo().0, 60.788_565, 1e-5));
         assert!(close(counts([0, 2, 5, 9, 4]).nelo().0, 207.549_782, 1e-4));
-        assert!(close(counts([39, 2226, 31451, 2412, 40]).nelo().0, 3.450_800, 1e-5));
+        assert!(close(
+            counts([39, 2226, 31451, 2412, 40]).nelo().0,
+            3.450_800,
+            1e-5
+        ));
         // 1.96 · 347.4 / sqrt(2 · 24)
         assert!(close(counts([1, 4, 10, 6, 3]).nelo().1, 98.29, 0.01));
     }
@@ -207,6 +226,9 @@ mod tests {
         let (lo, hi) = even.score_interval();
         assert!(close(lo, 0.45, 1e-12) && close(hi, 0.55, 1e-12));
         assert_eq!(even.elo().0, 0.0);
+        assert_eq!(even.nelo().0, 0.0);
+        assert_eq!(swept.nelo().0, f64::INFINITY);
+        assert_eq!(lost.nelo().0, f64::NEG_INFINITY);
     }
 
     #[test]

@@ -15,7 +15,8 @@ pub fn run(nodes: u64) -> anyhow::Result<()> {
             "{:>2} nodes {:>7} best {:<8} score {:.4} pv {}",
             i + 1,
             line.nodes,
-            line.best.map_or_else(|| "none".to_owned(), |m| m.to_string()),
+            line.best
+                .map_or_else(|| "none".to_owned(), |m| m.to_string()),
             line.score,
             pv.join(" ")
         )?;

@@ -97,7 +97,9 @@ fn interrupt_on_ctrl_c() -> anyhow::Result<Arc<AtomicBool>> {
         if set.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("\npunct: interrupted; finishing with the games played so far (Ctrl-C again to quit)");
+        eprintln!(
+            "\npunct: interrupted; finishing with the games played so far (Ctrl-C again to quit)"
+        );
     })
     .context("installing the Ctrl-C handler")?;
     Ok(flag)
@@ -121,19 +123,7 @@ fn records_path(path: &Path, i: usize) -> PathBuf {
 fn gauntlet_table(reports: &[MatchReport]) -> String {
     let mut out = format!("\ngauntlet of {}:\n", reports[0].names[0]);
     for r in reports {
-        let (elo, lo, hi) = r.pairs.elo();
-        let (lo_score, hi_score) = r.pairs.score_interval();
-        out.push_str(&format!(
-            "  vs {:<24} {:>4} games  score {:5.1}% ({:.1}–{:.1}%)  Elo {:+.0} ({:+.0} to {:+.0})\n",
-            r.names[1],
-            r.tally.games(),
-            100.0 * r.pairs.score(),
-            100.0 * lo_score,
-            100.0 * hi_score,
-            elo,
-            lo,
-            hi
-        ));
+        out.push_str(&format!("  {}\n", r.summary()));
     }
     out
 }
