@@ -25,6 +25,8 @@ pub struct External {
     stdin: ChildStdin,
     lines: Receiver<String>,
     name: String,
+    /// The nodes of the last `info` line of the last search.
+    last_nodes: Option<u64>,
 }
 
 impl External {
@@ -64,6 +66,7 @@ impl External {
             stdin,
             lines,
             name: command.to_owned(),
+            last_nodes: None,
         };
         ext.send("pei")?;
         loop {
@@ -154,8 +157,15 @@ impl Player for External {
             budget += c.white.max(c.black);
         }
         self.send(&go)?;
+        self.last_nodes = None;
         loop {
             let line = self.receive(budget)?;
+            if line.starts_with("info ") {
+                let mut words = line.split_whitespace();
+                if words.any(|w| w == "nodes") {
+                    self.last_nodes = words.next().and_then(|n| n.parse().ok());
+                }
+            }
             if let Some(mv) = line.strip_prefix("bestmove ") {
                 return Move::parse(mv.trim()).map_err(|e| format!("bad bestmove: {e}"));
             }
@@ -163,6 +173,10 @@ impl Player for External {
                 return Err(format!("`{}` said: {e}", self.command));
             }
         }
+    }
+
+    fn last_nodes(&self) -> Option<u64> {
+        self.last_nodes
     }
 }
 

@@ -19,5 +19,5 @@ mod runner;
 pub mod stats;
 
 pub use player_spec::PlayerSpec;
-pub use report::{GameReport, MatchReport, Side};
+pub use report::{GameReport, MatchReport, Searched, Side};
 pub use runner::{MatchConfig, run};

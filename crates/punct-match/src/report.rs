@@ -26,6 +26,34 @@ impl Side {
     }
 }
 
+/// What a player searched over some moves, for those that say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Searched {
+    /// Nodes over all the moves.
+    pub nodes: u64,
+    /// Moves that reported their nodes.
+    pub moves: u32,
+}
+
+impl Searched {
+    /// Counts one move's search.
+    pub fn add(&mut self, nodes: u64) {
+        self.nodes += nodes;
+        self.moves += 1;
+    }
+
+    /// Counts another's moves too.
+    pub fn merge(&mut self, other: Searched) {
+        self.nodes += other.nodes;
+        self.moves += other.moves;
+    }
+
+    /// Nodes per move, when any move reported them.
+    pub fn per_move(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.nodes as f64 / f64::from(self.moves))
+    }
+}
+
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -41,6 +69,8 @@ pub struct GameReport {
     pub fault: Option<String>,
     /// Who lost on time, if anyone.
     pub time_loss: Option<Side>,
+    /// What the first and the second player searched.
+    pub searched: [Searched; 2],
 }
 
 impl GameReport {
@@ -63,6 +93,9 @@ pub struct MatchReport {
     pub unpaired: u32,
     /// Games lost on time, by the first and the second player.
     pub time_losses: [u32; 2],
+    /// What the first and the second player searched: at equal time, an attachment or a
+    /// load that slows one side shows here.
+    pub searched: [Searched; 2],
     /// Faults, one line per game that had one, and players that could not start.
     pub faults: Vec<String>,
     /// The test, its log-likelihood ratio and its verdict, when one was asked for.
@@ -199,6 +232,9 @@ impl fmt::Display for MatchReport {
             "time losses: {first} {}, {second} {}",
             self.time_losses[0], self.time_losses[1]
         )?;
+        if let [Some(a), Some(b)] = self.searched.map(|s| s.per_move()) {
+            writeln!(f, "nodes a move: {first} {a:.0}, {second} {b:.0}")?;
+        }
         if let Some((sprt, llr, verdict)) = &self.sprt {
             let (lower, upper) = sprt.bounds();
             writeln!(

@@ -19,7 +19,7 @@ use rand::seq::SliceRandom;
 
 use crate::openings;
 use crate::player_spec::PlayerSpec;
-use crate::report::{GameReport, MatchReport, Side};
+use crate::report::{GameReport, MatchReport, Searched, Side};
 use crate::stats::{Sprt, Verdict};
 
 /// How a match is played.
@@ -164,6 +164,9 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
                 }
             };
             report.tally.add(game.first_score);
+            for (total, one) in report.searched.iter_mut().zip(game.searched) {
+                total.merge(one);
+            }
             if let Some(side) = game.time_loss {
                 report.time_losses[side.index()] += 1;
             }
@@ -241,6 +244,12 @@ fn game_report(pair: usize, first_white: bool, played: Played, names: &[String; 
     } else {
         (&names[1], &names[0])
     };
+    let [white_searched, black_searched] = played.searched;
+    let searched = if first_white {
+        [white_searched, black_searched]
+    } else {
+        [black_searched, white_searched]
+    };
     let mut record = Record::from_game(played.game, white_name, black_name, &today());
     record.intro = played.fault.clone();
     GameReport {
@@ -254,6 +263,7 @@ fn game_report(pair: usize, first_white: bool, played: Played, names: &[String; 
         record,
         fault: played.fault,
         time_loss,
+        searched,
     }
 }
 
@@ -261,6 +271,8 @@ fn game_report(pair: usize, first_white: bool, played: Played, names: &[String; 
 struct Played {
     game: Game,
     fault: Option<String>,
+    /// Nodes searched and moves that reported them, by colour (White first).
+    searched: [Searched; 2],
 }
 
 /// Plays one game from `opening`; `None` when `stopped` says so before it ends.
@@ -280,6 +292,7 @@ fn play(
     let mut clocks = config.clock.map(|(base, _)| [base, base]);
     let increment = config.clock.map_or(Duration::ZERO, |(_, inc)| inc);
     let mut fault = None;
+    let mut searched = [Searched::default(); 2];
     while game.outcome().is_none() {
         if stopped() {
             return None;
@@ -312,6 +325,9 @@ fn play(
         let started = Instant::now();
         let choice = player.choose(&game, &limits);
         let spent = started.elapsed();
+        if let Some(nodes) = player.last_nodes() {
+            searched[side.index()].add(nodes);
+        }
         // A move cut short by the stop (a program may have been interrupted too) is no
         // result.
         if stopped() {
@@ -347,7 +363,11 @@ fn play(
             break;
         }
     }
-    Some(Played { game, fault })
+    Some(Played {
+        game,
+        fault,
+        searched,
+    })
 }
 
 /// Today's date as records write it, `YYYY.MM.DD` (UTC).

@@ -166,6 +166,11 @@ fn the_engine_against_itself_splits_every_pair() {
     };
     let report = run(&config).unwrap();
     assert_eq!(report.pairs.counts, [0, 0, 3, 0, 0], "{report}");
+    assert_eq!(
+        report.searched[0], report.searched[1],
+        "the same searches: {report}"
+    );
+    assert!(report.to_string().contains("nodes a move: "), "{report}");
 }
 
 #[test]
