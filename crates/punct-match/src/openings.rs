@@ -8,7 +8,6 @@
 //! opening gives a win each and says nothing about the players).
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 use punct_core::{Game, Move, Variant};
@@ -131,11 +130,19 @@ pub fn generate(settings: &Generation, on_candidate: &mut dyn FnMut(&Judged, boo
     kept
 }
 
-/// A suite as its file holds it: a header saying how it was made, then one opening per
-/// line with its judgement as a comment.
+/// A suite as its file holds it: [`header`], then one [`line`] per opening.
 pub fn to_text(settings: &Generation, suite: &[Judged]) -> String {
+    let mut text = header(settings);
+    for opening in suite {
+        text.push_str(&line(opening));
+    }
+    text
+}
+
+/// The head of a suite's file: how it was made, as the command that makes it again.
+pub fn header(settings: &Generation) -> String {
     let g = settings;
-    let mut text = format!(
+    format!(
         "# PÜNCT {variant} openings for `punct match`: {plies} random moves each, kept when a\n\
          # search of {nodes} playouts gives the side to move {lo:.0}–{hi:.0} %. Made by\n\
          #   punct openings --variant {variant} --count {count} --plies {plies} --nodes {nodes} \
@@ -149,12 +156,13 @@ pub fn to_text(settings: &Generation, suite: &[Judged]) -> String {
         count = g.count,
         tolerance = g.tolerance,
         seed = g.seed,
-    );
-    for opening in suite {
-        let moves: Vec<String> = opening.moves.iter().map(Move::to_string).collect();
-        let _ = writeln!(text, "{}  # {:.3}", moves.join(" "), opening.score);
-    }
-    text
+    )
+}
+
+/// One opening's line: its moves, then its judgement as a comment.
+pub fn line(opening: &Judged) -> String {
+    let moves: Vec<String> = opening.moves.iter().map(Move::to_string).collect();
+    format!("{}  # {:.3}\n", moves.join(" "), opening.score)
 }
 
 #[cfg(test)]

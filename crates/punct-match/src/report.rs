@@ -167,7 +167,7 @@ fn signed(x: f64) -> String {
     if x == f64::INFINITY {
         "+∞".to_owned()
     } else if x == f64::NEG_INFINITY {
-        "−∞".to_owned()
+        "-∞".to_owned()
     } else {
         format!("{x:+.0}")
     }

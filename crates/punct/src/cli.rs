@@ -172,13 +172,13 @@ pub struct OpeningsArgs {
     #[arg(long, default_value = "standard")]
     pub variant: Variant,
     /// Openings wanted.
-    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
     /// Random moves in each opening.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=20))]
     pub plies: u64,
     /// Playouts of the full-strength search that judges each opening.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Keep openings whose win chance for the side to move is within this of one half.
     #[arg(long, default_value_t = 0.05)]

@@ -3,7 +3,7 @@
 use std::io::Write as _;
 
 use anyhow::bail;
-use punct_match::openings::{Generation, generate, to_text};
+use punct_match::openings::{Generation, generate, header, line};
 
 use crate::cli::OpeningsArgs;
 
@@ -19,21 +19,31 @@ pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
         tolerance: args.tolerance,
         seed: args.seed,
     };
+    let mut out = std::io::stdout().lock();
+    out.write_all(header(&settings).as_bytes())?;
+    out.flush()?;
+    // Each opening is written as soon as it is kept, so that an interrupted run keeps them.
     let (mut tried, mut kept) = (0, 0);
-    let suite = generate(&settings, &mut |_, keep| {
+    let mut written = Ok(());
+    let suite = generate(&settings, &mut |judged, keep| {
         tried += 1;
-        kept += usize::from(keep);
+        if keep {
+            kept += 1;
+            if written.is_ok() {
+                written = out
+                    .write_all(line(judged).as_bytes())
+                    .and_then(|()| out.flush());
+            }
+        }
         eprint!("\r{kept}/{} kept of {tried} judged", settings.count);
     });
     eprintln!();
+    written?;
     if suite.len() < settings.count {
         eprintln!(
             "punct: only {} balanced openings among {tried} candidates",
             suite.len()
         );
     }
-    let mut out = std::io::stdout().lock();
-    out.write_all(to_text(&settings, &suite).as_bytes())?;
-    out.flush()?;
     Ok(())
 }
