@@ -169,7 +169,8 @@ fn signed(x: f64) -> String {
     } else if x == f64::NEG_INFINITY {
         "-∞".to_owned()
     } else {
-        format!("{x:+.0}")
+        // Rounded first, so that a small negative figure is not written "-0".
+        format!("{:+.0}", x.round() + 0.0)
     }
 }
 

@@ -147,8 +147,9 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Stop early by a GSPRT between two normalised Elo differences, fishtest's test: `0,50`
-    /// or `0 50` (H0: the first player is at most 0 nElo stronger; H1: at least 50).
-    #[arg(long, num_args = 1..=2, allow_hyphen_values = true, value_name = "NELO0,NELO1")]
+    /// or `0 50` (H0: the first player is at most 0 nElo stronger; H1: at least 50); a
+    /// negative bound as `--sprt -5 0` or `--sprt=-5,0`.
+    #[arg(long, num_args = 1..=2, allow_negative_numbers = true, value_name = "NELO0,NELO1")]
     pub sprt: Option<Vec<String>>,
     /// Write every game's record to this file (with a gauntlet, one file per opponent:
     /// `NAME-2.pgn`, `NAME-3.pgn` … after the first).
