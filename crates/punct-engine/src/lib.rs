@@ -15,7 +15,6 @@ mod engine;
 pub mod evaluation;
 mod level;
 mod limits;
-pub mod matches;
 pub mod players;
 pub mod protocol;
 pub mod search;

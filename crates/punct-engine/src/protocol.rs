@@ -1,8 +1,10 @@
 //! `punct engine`: a line protocol on standard input and output in the manner of UCI and
 //! TEI, so that other programs (servers, match runners, GUIs) can use the engine.
 //!
-//! The search runs on its own thread, so `isready` and `stop` are answered while it thinks.
-//! Bad input is answered with an `error …` line and never ends the session.
+//! Searches and `perft` run on their own thread, so `isready`, `stop` and `quit` are answered
+//! while they work. Any other command sent meanwhile waits, as UCI has it, and runs in order
+//! once the work is done (after its `bestmove`). Bad input, a line that is not UTF-8
+//! included, is answered with an `error …` line and never ends the session.
 //!
 //! ```text
 //! pei                                   → id name …, id author …, option …, peiok
@@ -16,14 +18,17 @@
 //!                                       → bestmove <move>  (bestmove none: game over)
 //! stop | quit
 //! validmoves                            → the canonical move list on one line
-//! perft <depth>                         → the count (depth 3 at most)
+//! perft <depth>                         → the count (depth 4 at most; `stop` ends it)
 //! show                                  → position text, board, status <…>
 //! ```
 //!
-//! At the end of the input a search with limits runs to its end; `quit` stops it.
+//! At the end of the input a search with limits runs to its end, an infinite one is
+//! stopped, and the commands waiting for them run; `quit` stops at once.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -34,65 +39,101 @@ use crate::engine::{Engine, Options, SearchInfo};
 use crate::level::Level;
 use crate::limits::{Clock, SearchLimits};
 
-/// Deepest `perft` the protocol runs: deeper ones take minutes and block the loop.
-const MAX_PERFT: u32 = 3;
+/// Deepest `perft` the protocol runs: with thousands of moves a ply, depth 4 is already
+/// days of counting (`stop` ends it).
+const MAX_PERFT: u32 = 4;
 
-/// Where the session's lines go, shared with the search thread.
+/// Where the session's lines go, shared with the worker thread.
 type Out<W> = Arc<Mutex<W>>;
 
 fn say<W: Write>(out: &Out<W>, line: &str) {
-    // A poisoned lock means the search thread panicked mid-line: still answer.
+    // A poisoned lock means the worker panicked mid-line: still answer.
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
     let _ = writeln!(w, "{line}");
     let _ = w.flush();
 }
 
-/// A running search.
+/// What the session's loop waits for.
+enum Event {
+    /// A line of input, or the number of a line that was not UTF-8.
+    Line(Result<String, usize>),
+    /// The end of the input, or why it could not be read.
+    End(io::Result<()>),
+    /// The work with this number finished.
+    Done(u64),
+}
+
+/// Work on the worker thread: a search or a perft.
 struct Running {
+    /// Its number, to tell its `Done` from a stale one.
+    id: u64,
     stop: Arc<AtomicBool>,
     /// Searching until told to stop.
     infinite: bool,
-    handle: JoinHandle<Engine>,
+    /// Gives back the engine after a search.
+    handle: JoinHandle<Option<Engine>>,
 }
 
 /// The session's state.
 struct Session<W> {
     out: Out<W>,
+    events: Sender<Event>,
     game: Game,
     engine: Option<Engine>,
     running: Option<Running>,
+    /// Commands that came while the worker was busy, in order.
+    waiting: VecDeque<String>,
+    /// Numbers the work.
+    jobs: u64,
 }
 
 /// Runs the protocol until `quit` or the end of `input`, and gives back the output.
-pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Result<W> {
+pub fn run<R, W>(input: R, output: W) -> io::Result<W>
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (events, inbox) = channel();
+    let reader = events.clone();
+    // A reader thread, so that the loop hears of finished work while the input is silent.
+    std::thread::spawn(move || read_lines(input, &reader));
     let mut session = Session {
         out: Arc::new(Mutex::new(output)),
+        events,
         game: Game::new(Variant::Standard),
         engine: Some(Engine::new(Options::default())),
         running: None,
+        waiting: VecDeque::new(),
+        jobs: 0,
     };
-    let mut quit = false;
-    for line in input.lines() {
-        let line = line?;
-        if !session.handle(line.trim()) {
-            quit = true;
-            break;
-        }
-    }
-    // At the end of input a search with limits may finish; `quit` and `infinite` stop it.
-    if !quit
-        && session.running.as_ref().is_some_and(|r| !r.infinite)
-        && let Some(running) = session.running.take()
-        && let Ok(engine) = running.handle.join()
-    {
-        session.engine = Some(engine);
-    }
-    session.finish_search();
+    let ended = session.serve(&inbox);
+    session.finish_work();
     let out = session.out;
     drop(session.engine);
-    match Arc::try_unwrap(out) {
-        Ok(m) => Ok(m.into_inner().unwrap_or_else(|e| e.into_inner())),
-        Err(_) => Err(io::Error::other("output still shared")),
+    let output = match Arc::try_unwrap(out) {
+        Ok(m) => m.into_inner().unwrap_or_else(|e| e.into_inner()),
+        Err(_) => return Err(io::Error::other("output still shared")),
+    };
+    ended.map(|()| output)
+}
+
+/// Sends each line of `input` as an event, then its end.
+fn read_lines<R: BufRead>(mut input: R, events: &Sender<Event>) {
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        let event = match input.read_until(b'\n', &mut bytes) {
+            Ok(0) => Event::End(Ok(())),
+            Ok(_) => match std::str::from_utf8(&bytes) {
+                Ok(text) => Event::Line(Ok(text.trim().to_owned())),
+                Err(_) => Event::Line(Err(number)),
+            },
+            Err(e) => Event::End(Err(e)),
+        };
+        let last = matches!(event, Event::End(_));
+        if events.send(event).is_err() || last {
+            return;
+        }
     }
 }
 
@@ -101,7 +142,80 @@ impl<W: Write + Send + 'static> Session<W> {
         say(&self.out, &format!("error {message}"));
     }
 
-    /// Handles one line; false to quit.
+    /// Handles events until `quit`, or until the input has ended and all work is done.
+    fn serve(&mut self, inbox: &Receiver<Event>) -> io::Result<()> {
+        let mut ended = None;
+        loop {
+            if ended.is_some() {
+                // Nobody is left to stop an infinite search.
+                if self.running.as_ref().is_some_and(|r| r.infinite) {
+                    self.finish_work();
+                    if !self.run_waiting() {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                if self.running.is_none() {
+                    return ended.unwrap_or(Ok(()));
+                }
+            }
+            // The session holds a sender itself, so the channel never closes under it.
+            let Ok(event) = inbox.recv() else {
+                return Ok(());
+            };
+            match event {
+                Event::Line(Ok(line)) => {
+                    if !self.on_line(line) {
+                        return Ok(());
+                    }
+                }
+                Event::Line(Err(number)) => {
+                    self.error(&format!("input line {number} is not UTF-8 text"));
+                }
+                Event::End(result) => ended = Some(result),
+                Event::Done(id) => {
+                    if self.running.as_ref().is_some_and(|r| r.id == id) {
+                        self.finish_work();
+                        if !self.run_waiting() {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A line of input: answered at once, or kept until the worker is free; false to quit.
+    fn on_line(&mut self, line: String) -> bool {
+        let command = line.split_whitespace().next().unwrap_or("");
+        match command {
+            "isready" => say(&self.out, "readyok"),
+            "quit" => return false,
+            "stop" => {
+                self.finish_work();
+                return self.run_waiting();
+            }
+            _ if self.running.is_some() => self.waiting.push_back(line),
+            _ => return self.handle(&line),
+        }
+        true
+    }
+
+    /// Runs the commands that waited for the worker, until one sets it to work again;
+    /// false to quit.
+    fn run_waiting(&mut self) -> bool {
+        while self.running.is_none() {
+            let Some(line) = self.waiting.pop_front() else {
+                break;
+            };
+            if !self.handle(&line) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Handles one command while the worker is free; false to quit.
     fn handle(&mut self, line: &str) -> bool {
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {
@@ -111,20 +225,11 @@ impl<W: Write + Send + 'static> Session<W> {
         match command {
             "pei" => self.identify(),
             "isready" => say(&self.out, "readyok"),
-            "setoption" => {
-                self.finish_search();
-                self.set_option(&rest);
-            }
-            "newgame" => {
-                self.finish_search();
-                self.new_game(&rest);
-            }
+            "setoption" => self.set_option(&rest),
+            "newgame" => self.new_game(&rest),
             "position" => self.position(&rest),
-            "go" => {
-                self.finish_search();
-                self.go(&rest);
-            }
-            "stop" => self.finish_search(),
+            "go" => self.go(&rest),
+            "stop" => {}
             "quit" => return false,
             "validmoves" => {
                 let texts = self.game.position().legal_move_texts();
@@ -155,12 +260,14 @@ impl<W: Write + Send + 'static> Session<W> {
         }
     }
 
-    /// Stops a running search and waits for it (it prints its `bestmove`).
-    fn finish_search(&mut self) {
+    /// Stops the worker's search or perft and waits for it (a search prints its
+    /// `bestmove`).
+    fn finish_work(&mut self) {
         if let Some(running) = self.running.take() {
             running.stop.store(true, Ordering::Relaxed);
             match running.handle.join() {
-                Ok(engine) => self.engine = Some(engine),
+                Ok(Some(engine)) => self.engine = Some(engine),
+                Ok(None) => {}
                 Err(_) => {
                     self.error("the search failed; the engine was reset");
                     self.engine = Some(Engine::new(Options::default()));
@@ -169,11 +276,34 @@ impl<W: Write + Send + 'static> Session<W> {
         }
     }
 
+    /// Sets the worker to `work`, which is told when to stop; it sends `Done` when it ends.
+    fn start(
+        &mut self,
+        infinite: bool,
+        work: impl FnOnce(&AtomicBool) -> Option<Engine> + Send + 'static,
+    ) {
+        self.jobs += 1;
+        let id = self.jobs;
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let events = self.events.clone();
+        let handle = std::thread::spawn(move || {
+            let engine = work(&flag);
+            let _ = events.send(Event::Done(id));
+            engine
+        });
+        self.running = Some(Running {
+            id,
+            stop,
+            infinite,
+            handle,
+        });
+    }
+
     fn engine(&mut self) -> &mut Engine {
         self.engine
             .get_or_insert_with(|| Engine::new(Options::default()))
     }
-
     fn set_option(&mut self, words: &[&str]) {
         let (name, value) = match words {
             ["name", rest @ ..] => match rest.iter().position(|w| *w == "value") {
@@ -236,39 +366,40 @@ impl<W: Write + Send + 'static> Session<W> {
             .engine
             .take()
             .unwrap_or_else(|| Engine::new(Options::default()));
-        let stop = Arc::new(AtomicBool::new(false));
         let out = Arc::clone(&self.out);
         let game = self.game.clone();
-        let flag = Arc::clone(&stop);
-        let handle = std::thread::spawn(move || {
+        self.start(limits.infinite, move |stop| {
             let started = Instant::now();
-            let result = engine.search(&game, &limits, &flag, &mut |info| {
+            let result = engine.search(&game, &limits, stop, &mut |info| {
                 say(&out, &info_line(info, started.elapsed()));
             });
             match result.best_move {
                 Some(mv) => say(&out, &format!("bestmove {mv}")),
                 None => say(&out, "bestmove none"),
             }
-            engine
-        });
-        self.running = Some(Running {
-            stop,
-            infinite: limits.infinite,
-            handle,
+            Some(engine)
         });
     }
 
-    fn perft(&self, words: &[&str]) {
-        match words {
+    fn perft(&mut self, words: &[&str]) {
+        let depth = match words {
             [n] => match n.parse::<u32>() {
-                Ok(depth) if depth <= MAX_PERFT => {
-                    let count = punct_core::perft(self.game.position(), depth);
-                    say(&self.out, &count.to_string());
+                Ok(depth) if depth <= MAX_PERFT => depth,
+                _ => {
+                    return self.error(&format!("perft depth must be 0 to {MAX_PERFT}, not `{n}`"));
                 }
-                _ => self.error(&format!("perft depth must be 0 to {MAX_PERFT}, not `{n}`")),
             },
-            _ => self.error("expected `perft <depth>`"),
-        }
+            _ => return self.error("expected `perft <depth>`"),
+        };
+        let mut pos = self.game.position().clone();
+        let out = Arc::clone(&self.out);
+        self.start(false, move |stop| {
+            match perft(&mut pos, depth, stop) {
+                Some(count) => say(&out, &count.to_string()),
+                None => say(&out, "info string perft stopped"),
+            }
+            None
+        });
     }
 
     fn show(&self) {
@@ -282,6 +413,31 @@ impl<W: Write + Send + 'static> Session<W> {
             None => say(&self.out, &format!("status {} to move", pos.turn())),
         }
     }
+}
+
+/// The number of move sequences of `depth` plies from `pos`, as [`punct_core::perft`]
+/// counts them; `None` when `stop` is set first.
+fn perft(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    if pos.decisive_outcome().is_some() {
+        return Some(0);
+    }
+    if depth == 1 {
+        return Some(pos.count_legal_moves());
+    }
+    let mut total = 0;
+    for mv in pos.legal_moves() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let undo = pos.make(mv);
+        let count = perft(pos, depth - 1, stop);
+        pos.unmake(undo);
+        total += count?;
+    }
+    Some(total)
 }
 
 /// A game from `position startpos …` or `position pos …` arguments.

@@ -5,6 +5,10 @@ use std::io::Cursor;
 use punct_core::{Move, Position, Variant};
 
 fn session(input: &str) -> Vec<String> {
+    session_bytes(input.as_bytes())
+}
+
+fn session_bytes(input: &[u8]) -> Vec<String> {
     let out = punct_engine::protocol::run(Cursor::new(input.to_owned()), Vec::new()).unwrap();
     String::from_utf8(out)
         .unwrap()
@@ -130,4 +134,106 @@ fn a_finished_game_has_no_move() {
         .unwrap();
     let lines = session(&format!("position pos {text} moves {win}\ngo nodes 10\n"));
     assert_eq!(bestmoves(&lines), ["none"], "{lines:?}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_an_error_and_the_session_goes_on() {
+    let lines = session_bytes(b"isready\nposition startpos moves TE4:0 \xff\xfe\nshow\nisready\n");
+    assert_eq!(lines[0], "readyok");
+    assert_eq!(
+        lines[1], "error input line 2 is not UTF-8 text",
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines[2], "standard w 0 -",
+        "the bad line changed nothing: {lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "readyok");
+}
+
+/// The `nodes` of the last `info` line before the first `bestmove`.
+fn searched_nodes(lines: &[String]) -> u64 {
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    let info = lines[..best]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn commands_during_a_search_wait_for_its_bestmove() {
+    let lines = session(
+        "position startpos moves TE4:0\ngo nodes 400\nposition startpos\nsetoption name MultiPV value 2\n\
+         show\ngo nodes 50\n",
+    );
+    assert_eq!(
+        searched_nodes(&lines),
+        400,
+        "the search ran to its end: {lines:?}"
+    );
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 2, "the waiting `go` ran after: {lines:?}");
+    let mut after_e4 = Position::new(Variant::Standard);
+    after_e4.play(Move::parse("TE4:0").unwrap()).unwrap();
+    assert!(after_e4.is_legal(Move::parse(best[0]).unwrap()));
+    let first_best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    let shown = lines.iter().position(|l| l == "standard w 0 -").unwrap();
+    assert!(
+        first_best < shown,
+        "`show` waited and saw the new position: {lines:?}"
+    );
+    assert!(
+        lines[shown..].iter().any(|l| l.contains(" multipv 2 ")),
+        "the option applied to the second search: {lines:?}"
+    );
+}
+
+#[test]
+fn isready_is_answered_at_once_during_a_search() {
+    let lines = session("go nodes 300\nisready\n");
+    let ready = lines.iter().position(|l| l == "readyok").unwrap();
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    assert!(ready < best, "{lines:?}");
+}
+
+#[test]
+fn the_end_of_input_stops_an_infinite_search_and_runs_what_waits() {
+    let lines = session("go infinite\ngo nodes 20\nisready\n");
+    assert_eq!(bestmoves(&lines).len(), 2, "{lines:?}");
+}
+
+#[test]
+fn perft_can_be_stopped_and_is_bounded() {
+    // Depth 4 from the start is days of counting: only `stop` ends it.
+    let lines = session("perft 4\nisready\nstop\nisready\n");
+    assert_eq!(
+        lines,
+        ["readyok", "info string perft stopped", "readyok"],
+        "{lines:?}"
+    );
+    let lines = session("perft 4\nquit\n");
+    assert_eq!(lines, ["info string perft stopped"]);
+    let lines = session("perft 5\n");
+    assert_eq!(lines, ["error perft depth must be 0 to 4, not `5`"]);
+}
+
+#[test]
+fn perft_counts_as_the_core_does() {
+    let text = "standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2";
+    let lines = session(&format!("position pos {text}\nperft 2\n"));
+    let pos = Position::from_text(text).unwrap();
+    assert_eq!(lines, [punct_core::perft(&pos, 2).to_string()]);
 }

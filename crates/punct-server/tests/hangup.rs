@@ -292,7 +292,7 @@ async fn prepare(s: &Server, case: &Case) -> (String, String) {
     let (id, creator) = (grant.id.clone(), grant.token.clone());
     let joiner = if case.joined {
         s.hub
-            .join(&id, "Bo", grant.invite.as_deref())
+            .join(&id, "Bo", grant.invite.as_deref(), None)
             .await
             .unwrap()
             .token
@@ -361,7 +361,7 @@ async fn an_action_whose_caller_hangs_up_is_done_whole_or_not_at_all() {
             };
             let work: Pin<Box<dyn Future<Output = ()> + Send>> = match case.action {
                 Some(_) => Box::pin(s.hub.act(&id, Some(&token), request, true).map(drop)),
-                None => Box::pin(s.hub.join(&id, "Bo", Some(&token)).map(drop)),
+                None => Box::pin(s.hub.join(&id, "Bo", Some(&token), None).map(drop)),
             };
             // The first time, the caller is gone before the action is first polled.
             let wait = STEP * polls.saturating_sub(1);

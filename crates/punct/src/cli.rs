@@ -25,8 +25,10 @@ pub enum Command {
         /// Position text to start from instead of the empty board.
         #[arg(long)]
         position: Option<String>,
-        /// Number of plies.
-        #[arg(long)]
+        /// Number of plies, at most 4: with thousands of moves a ply, depth 3 from the
+        /// start is already about 10^11 sequences (hours), and each ply more multiplies it
+        /// by thousands.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=4))]
         depth: u32,
         /// Print the count below each legal move first.
         #[arg(long)]
@@ -55,8 +57,19 @@ pub enum Command {
     Review(ReviewArgs),
     /// Speak the engine protocol on standard input and output (for other programs).
     Engine,
-    /// Play a match between two players and report the score with its error bars.
+    /// Play a match between two players (or a gauntlet: one against several) and report the
+    /// score with its error bars.
     Match(MatchArgs),
+    /// Make an opening suite for `punct match`: random openings kept when a search calls
+    /// them balanced, written to standard output.
+    Openings(OpeningsArgs),
+    /// Print the bench signature: the node count and a hash of fixed-playout searches over
+    /// fixed positions, which a change that only makes the engine faster leaves unchanged.
+    Bench {
+        /// Playouts per position.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+    },
 }
 
 /// Arguments of `punct play`.
@@ -107,16 +120,24 @@ pub struct ReviewArgs {
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
     /// First player: random, greedy, alphabeta, level1 … level6 (full), or cmd:<program> for any
-    /// program speaking the engine protocol. Scores are this player's.
+    /// program speaking the engine protocol (such as a baseline, `cmd:baselines/v0/punct
+    /// engine`). Scores are this player's.
     pub first: String,
-    /// Second player, named the same way.
-    pub second: String,
-    /// Number of games (rounded up to an even number: each opening with both colours).
-    #[arg(long, default_value_t = 100)]
+    /// The opponent, named the same way; several make a gauntlet, the first player meeting
+    /// each in turn.
+    #[arg(required = true, num_args = 1..)]
+    pub opponents: Vec<String>,
+    /// Number of games against each opponent (rounded up to an even number: each opening with
+    /// both colours).
+    #[arg(long, default_value_t = 100, value_parser = parse_games)]
     pub games: usize,
     /// Basic or standard game.
     #[arg(long, default_value = "standard")]
     pub variant: Variant,
+    /// An opening suite to play instead of the committed one: one opening per line, moves
+    /// separated by spaces, `#` for comments (as `punct openings` writes).
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
     /// Time per move in milliseconds (100 when neither --nodes nor --clock is given). Levels
     /// 1-5 also stop at their own playout counts, so compare them with a time that never binds.
     #[arg(long)]
@@ -130,18 +151,53 @@ pub struct MatchArgs {
     /// Increment per move in milliseconds, with --clock.
     #[arg(long, default_value_t = 0, requires = "clock")]
     pub increment: u64,
-    /// Games played at once (default: the number of cores).
-    #[arg(long)]
-    pub concurrency: Option<usize>,
-    /// Seed for the openings and the players.
+    /// Games played at once, each pair on one thread (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub concurrency: Option<u64>,
+    /// Seed for the order of the openings and for the players.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Stop early by SPRT between these two Elo differences, e.g. `0,50`.
-    #[arg(long, value_delimiter = ',', num_args = 2)]
-    pub sprt: Option<Vec<f64>>,
-    /// Write every game's record to this file.
+    /// Stop early by a GSPRT between two normalised Elo differences, fishtest's test: `0,50`
+    /// or `0 50` (H0: the first player is at most 0 nElo stronger; H1: at least 50); a
+    /// negative bound as `--sprt -5 0` or `--sprt=-5,0`.
+    #[arg(long, num_args = 1..=2, allow_negative_numbers = true, value_name = "NELO0,NELO1")]
+    pub sprt: Option<Vec<String>>,
+    /// Write every game's record to this file (with a gauntlet, one file per opponent:
+    /// `NAME-2.pgn`, `NAME-3.pgn` … after the first).
     #[arg(long)]
     pub records: Option<std::path::PathBuf>,
+}
+
+/// Reads `--games`: a positive number.
+fn parse_games(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("a match needs at least one game".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("`{text}` is not a number of games: {e}")),
+    }
+}
+
+/// Arguments of `punct openings`.
+#[derive(clap::Args, Debug)]
+pub struct OpeningsArgs {
+    /// Basic or standard game.
+    #[arg(long, default_value = "standard")]
+    pub variant: Variant,
+    /// Openings wanted.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+    /// Random moves in each opening.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=20))]
+    pub plies: u64,
+    /// Playouts of the full-strength search that judges each opening.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Keep openings whose win chance for the side to move is within this of one half.
+    #[arg(long, default_value_t = 0.05)]
+    pub tolerance: f32,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Reads `white` or `black`.

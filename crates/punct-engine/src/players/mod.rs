@@ -25,11 +25,17 @@ pub trait Player: Send {
     fn new_game(&mut self);
     /// The move to play in the current position of `game`, or why there is none.
     fn choose(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, String>;
+    /// The nodes the last `choose` searched, for a player that searches and says so (a
+    /// match compares how much each side thought).
+    fn last_nodes(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// The engine at a level.
 pub struct EnginePlayer {
     engine: Engine,
+    last_nodes: Option<u64>,
 }
 
 impl EnginePlayer {
@@ -37,6 +43,7 @@ impl EnginePlayer {
     pub fn new(level: Level, seed: u64) -> EnginePlayer {
         EnginePlayer {
             engine: Engine::new(Options { level, seed }),
+            last_nodes: None,
         }
     }
 }
@@ -52,9 +59,12 @@ impl Player for EnginePlayer {
 
     fn choose(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, String> {
         let stop = AtomicBool::new(false);
-        self.engine
-            .search(game, limits, &stop, &mut |_| {})
-            .best_move
-            .ok_or_else(|| "no move found".to_owned())
+        let result = self.engine.search(game, limits, &stop, &mut |_| {});
+        self.last_nodes = Some(result.nodes);
+        result.best_move.ok_or_else(|| "no move found".to_owned())
+    }
+
+    fn last_nodes(&self) -> Option<u64> {
+        self.last_nodes
     }
 }

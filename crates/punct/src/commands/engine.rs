@@ -1,6 +1,7 @@
 //! `punct engine`.
 
 pub fn run() -> anyhow::Result<()> {
-    punct_engine::protocol::run(std::io::stdin().lock(), std::io::stdout())?;
+    let input = std::io::BufReader::new(std::io::stdin());
+    punct_engine::protocol::run(input, std::io::stdout())?;
     Ok(())
 }

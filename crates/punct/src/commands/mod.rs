@@ -1,8 +1,10 @@
 //! One module per subcommand; each turns parsed arguments into work on the libraries.
 
+mod bench;
 mod engine;
 mod match_;
 mod moves;
+mod openings;
 mod perft;
 mod play;
 mod review;
@@ -33,6 +35,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Review(args) => review::run(args),
         Command::Engine => engine::run(),
         Command::Match(args) => match_::run(args),
+        Command::Openings(args) => openings::run(args),
+        Command::Bench { nodes } => bench::run(nodes),
     }
 }
 

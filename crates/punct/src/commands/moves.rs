@@ -18,17 +18,28 @@ pub fn run(position: Option<&str>) -> anyhow::Result<()> {
     // line that is not a position gets an empty line, its error goes to standard error, and
     // the run goes on to fail at the end.
     let mut bad = 0;
-    for (i, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line?;
-        match Position::from_text(&line) {
-            Ok(pos) => writeln!(out, "{}", pos.legal_move_texts().join(" "))?,
+    let mut input = std::io::stdin().lock();
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let answer = match std::str::from_utf8(&bytes) {
+            Ok(line) => {
+                let line = line.trim_end_matches(['\n', '\r']);
+                Position::from_text(line)
+                    .map_err(|e| format!("position `{line}`: {e}"))
+                    .map(|pos| pos.legal_move_texts().join(" "))
+            }
+            Err(e) => Err(format!("not UTF-8 text: {e}")),
+        };
+        match answer {
+            Ok(moves) => writeln!(out, "{moves}")?,
             Err(e) => {
                 writeln!(out)?;
                 out.flush()?;
-                eprintln!(
-                    "punct: standard input line {}: position `{line}`: {e}",
-                    i + 1
-                );
+                eprintln!("punct: standard input line {number}: {e}");
                 bad += 1;
             }
         }

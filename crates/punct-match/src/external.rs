@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use punct_core::{Game, Move};
 
-use crate::limits::SearchLimits;
-use crate::players::Player;
+use punct_engine::SearchLimits;
+use punct_engine::players::Player;
 
 /// How long past its budget a program may take to answer before it is judged to hang.
 const GRACE: Duration = Duration::from_secs(5);
@@ -25,6 +25,8 @@ pub struct External {
     stdin: ChildStdin,
     lines: Receiver<String>,
     name: String,
+    /// The nodes of the last `info` line of the last search.
+    last_nodes: Option<u64>,
 }
 
 impl External {
@@ -32,11 +34,18 @@ impl External {
     pub fn start(command: &str) -> Result<External, String> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or("empty command")?;
-        let mut child = Command::new(program)
+        let mut command_line = Command::new(program);
+        command_line
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        // In a process group of its own, so that Ctrl-C at the terminal reaches only the
+        // match, which then stops its players itself: a game cut short by a killed program
+        // would otherwise count as that program's loss.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command_line, 0);
+        let mut child = command_line
             .spawn()
             .map_err(|e| format!("cannot start `{command}`: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
@@ -57,6 +66,7 @@ impl External {
             stdin,
             lines,
             name: command.to_owned(),
+            last_nodes: None,
         };
         ext.send("pei")?;
         loop {
@@ -147,8 +157,15 @@ impl Player for External {
             budget += c.white.max(c.black);
         }
         self.send(&go)?;
+        self.last_nodes = None;
         loop {
             let line = self.receive(budget)?;
+            if line.starts_with("info ") {
+                let mut words = line.split_whitespace();
+                if words.any(|w| w == "nodes") {
+                    self.last_nodes = words.next().and_then(|n| n.parse().ok());
+                }
+            }
             if let Some(mv) = line.strip_prefix("bestmove ") {
                 return Move::parse(mv.trim()).map_err(|e| format!("bad bestmove: {e}"));
             }
@@ -156,6 +173,10 @@ impl Player for External {
                 return Err(format!("`{}` said: {e}", self.command));
             }
         }
+    }
+
+    fn last_nodes(&self) -> Option<u64> {
+        self.last_nodes
     }
 }
 
