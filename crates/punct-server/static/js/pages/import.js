@@ -15,9 +15,7 @@ import { parsePosition } from "../position.js";
  */
 export async function importText(source) {
   const zip = typeof source !== "string";
-  const answer = await api("POST", "/api/import", zip ? { body: source, contentType: "application/zip", timeoutMs: 60000 } : { body: { text: source } });
-  // A server from before records were read in bulk answers with one game alone.
-  return Array.isArray(answer.games) ? answer : { games: [answer], skipped: [] };
+  return api("POST", "/api/import", zip ? { body: source, contentType: "application/zip", timeoutMs: 60000 } : { body: { text: source } });
 }
 
 /** The record of a game held as a replay, written by the server. */

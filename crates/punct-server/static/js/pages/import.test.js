@@ -25,11 +25,6 @@ test("text goes as JSON, a .zip as itself; games and what was skipped come back"
   assert.equal(sent[0].body, zip);
 });
 
-test("an answer with one game alone (a server from before bulk import) reads as a list of one", async () => {
-  server(game);
-  assert.deepEqual(await importText("standard w 0 -"), { games: [game], skipped: [] });
-});
-
 test("a record is asked of the server, never written by the page", async () => {
   const sent = server("[Variant \"basic\"]\n\n1. TE4:0 1-0\n", "text/plain");
   const text = await downloadRecord({ ...game, start: "basic b 1 wTE4:0@1", moves: ["TK5:0"], outcome: { result: "0-1" } });
