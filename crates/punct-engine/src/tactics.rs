@@ -139,7 +139,6 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
     let Some(threats) = Threats::of(pos) else {
         return Defence::None;
     };
-    let me = pos.turn();
     let ours = Lifts::new(pos);
     let mut stoppers = Vec::new();
     for &mv in moves {
@@ -153,21 +152,7 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
                 Defence::Stoppers(stoppers)
             };
         }
-        let undo = pos.make(mv);
-        let safe = match pos.decisive_outcome() {
-            Some(o) => o.winner != Some(!me),
-            // Most moves leave one of the known threats standing: trying those first spares
-            // generating every reply, which made the search of stoppers ten times slower.
-            None => {
-                !threats
-                    .moves
-                    .iter()
-                    .any(|&t| pos.is_legal(t) && wins_at_once(pos, t))
-                    && winning_move(pos, None).is_none()
-            }
-        };
-        pos.unmake(undo);
-        if safe {
+        if threats.parried_by(pos, mv, false) {
             stoppers.push(mv);
         }
     }
@@ -195,6 +180,30 @@ struct Threats {
 }
 
 impl Threats {
+    /// Whether playing `mv` in `pos` leaves the opponent no win in one: it ends the game
+    /// without losing it, or none of these threats wins after it and no other move does.
+    /// With `trust_placements`, a placement that parries these threats is taken to stop the
+    /// rest without trying each reply (it uncovers nothing, so it seldom opens a new win).
+    fn parried_by(&self, pos: &mut Position, mv: Move, trust_placements: bool) -> bool {
+        let me = pos.turn();
+        let undo = pos.make(mv);
+        let parried = match pos.decisive_outcome() {
+            Some(o) => o.winner != Some(!me),
+            // Most moves leave one of the known threats standing: trying those first spares
+            // generating every reply, which made the search of stoppers ten times slower.
+            None => {
+                !self
+                    .moves
+                    .iter()
+                    .any(|&t| pos.is_legal(t) && wins_at_once(pos, t))
+                    && ((trust_placements && mv.is_placement())
+                        || winning_move(pos, None).is_none())
+            }
+        };
+        pos.unmake(undo);
+        parried
+    }
+
     /// The threats against the side to move in `pos`; `None` when there is none.
     fn of(pos: &Position) -> Option<Threats> {
         let mut other = passed(pos)?;
@@ -319,26 +328,10 @@ pub fn cannot_stop(pos: &mut Position, moves: &mut Vec<Move>) -> bool {
     // each reply: it uncovers nothing, so it seldom opens a new win, and a wrong guess only
     // leaves a loss unproven. A shift may uncover a line, so it is tried in full. A loss is
     // claimed only once every move has been tried.
-    let me = pos.turn();
     let ours = Lifts::new(pos);
-    let parried = moves.iter().any(|&mv| {
-        if !threats.touched_by(pos, &ours, mv) {
-            return false;
-        }
-        let undo = pos.make(mv);
-        let parries = match pos.decisive_outcome() {
-            Some(o) => o.winner != Some(!me),
-            None => {
-                !threats
-                    .moves
-                    .iter()
-                    .any(|&t| pos.is_legal(t) && wins_at_once(pos, t))
-                    && (mv.is_placement() || winning_move(pos, None).is_none())
-            }
-        };
-        pos.unmake(undo);
-        parries
-    });
+    let parried = moves
+        .iter()
+        .any(|&mv| threats.touched_by(pos, &ours, mv) && threats.parried_by(pos, mv, true));
     !parried && safe_moves(pos, moves).is_empty()
 }
 

@@ -391,21 +391,23 @@ impl Session {
     }
 
     /// Clicks the element matching `css` with the mouse (WebDriver element click), finding
-    /// it again if the page replaced it between finding and clicking.
+    /// it again if the page replaced it between finding and clicking, and waiting up to 2 s
+    /// for it to become clickable (a page being shown lays its elements out first).
     pub async fn click(&self, css: &str) {
-        for _ in 0..3 {
+        let mut last = Value::Null;
+        for _ in 0..20 {
             let el = self.find(css).await;
             let v = self
                 .try_cmd(reqwest::Method::POST, &format!("/element/{el}/click"), None)
                 .await;
-            if v["error"] != "stale element reference" {
-                if v["error"].is_string() {
-                    panic!("{}: WebDriver click on {css}: {v}", self.name);
-                }
-                return;
+            match v["error"].as_str() {
+                None => return,
+                Some("stale element reference" | "element not interactable") => last = v,
+                Some(_) => panic!("{}: WebDriver click on {css}: {v}", self.name),
             }
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        panic!("{}: {css} kept being replaced", self.name);
+        panic!("{}: WebDriver click on {css}: {last}", self.name);
     }
 
     /// Types `text` into the element matching `css`.
