@@ -8,20 +8,7 @@ fn random_game(seed: u64, variant: Variant) -> Game {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut game = Game::new(variant);
     let plies = rng.random_range(1..120);
-    while game.outcome().is_none() && game.moves().len() < plies {
-        let moves = game.position().legal_moves();
-        let shifts: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| !m.is_placement())
-            .collect();
-        let mv = if !shifts.is_empty() && rng.random_bool(0.6) {
-            shifts[rng.random_range(0..shifts.len())]
-        } else {
-            moves[rng.random_range(0..moves.len())]
-        };
-        game.play(mv).unwrap();
-    }
+    play_random(&mut game, &mut rng, plies);
     game
 }
 

@@ -20,12 +20,7 @@ async fn play_to_end(base: &str, id: &str, white: &str, black: &str) -> Vec<Stri
             black
         };
         let mv = pick_move(base, state["position"].as_str().unwrap(), i).await;
-        let (status, v) = post(
-            &format!("{base}/api/games/{id}/move"),
-            Some(token),
-            json!({ "move": mv }),
-        )
-        .await;
+        let (status, v) = play_move(base, id, token, &mv).await;
         assert_eq!(status, 200, "{mv}: {v}");
         played.push(mv);
     }
@@ -225,12 +220,7 @@ async fn the_computer_answers_and_takebacks_are_immediate() {
     let mut ws = connect(&base, &id, Some(&token)).await;
     let hello = next_json(&mut ws, 5).await.unwrap();
     assert_eq!(hello["state"]["you"], json!(["white"]));
-    let (status, _) = post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(&token),
-        json!({ "move": "TE4:0" }),
-    )
-    .await;
+    let (status, _) = play_move(&base, &id, &token, "TE4:0").await;
     assert_eq!(status, 200);
     let reply = wait_for(&mut ws, 30, |v| {
         v["type"] == "event" && v["state"]["moves"].as_array().is_some_and(|m| m.len() == 2)
@@ -602,12 +592,7 @@ async fn names_with_line_breaks_still_give_a_readable_record() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["state"]["seats"]["white"]["name"], "Ada [Evil \"1\"]");
     assert_eq!(v["state"]["seats"]["black"]["name"], "Bo by the sea");
-    post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(&white),
-        json!({ "move": "TE4:0" }),
-    )
-    .await;
+    play_move(&base, id, &white, "TE4:0").await;
     let record = reqwest::get(format!("{base}/api/games/{id}/record"))
         .await
         .unwrap()

@@ -117,14 +117,19 @@ async fn move_count(s: &Session) -> u64 {
         .unwrap()
 }
 
-async fn against_the_computer(driver: &Driver, base: &str) {
-    let s = driver.session("computer").await;
-    s.goto(base).await;
+/// Sets the home page's computer to level 1 (the quickest to answer).
+async fn choose_level_1(s: &Session) {
     s.eval(
         "document.getElementById('level-select').value = '1';",
         json!([]),
     )
     .await;
+}
+
+async fn against_the_computer(driver: &Driver, base: &str) {
+    let s = driver.session("computer").await;
+    s.goto(base).await;
+    choose_level_1(&s).await;
     s.click("#start-game").await;
     s.wait(
         "the game page",
@@ -685,11 +690,7 @@ return bad.join('; ');
 async fn keyboard_alone(driver: &Driver, base: &str) {
     let s = driver.session("keyboard").await;
     s.goto(base).await;
-    s.eval(
-        "document.getElementById('level-select').value = '1';",
-        json!([]),
-    )
-    .await;
+    choose_level_1(&s).await;
     tab_to(&s, "#start-game").await;
     s.keys(keys::ENTER).await;
     s.wait("our turn", OUR_TURN).await;
@@ -1276,11 +1277,7 @@ async fn drag(s: &Session, pointer: &str, from: &str, to: &str) {
 async fn drag_and_drop_with_the_mouse(driver: &Driver, base: &str) {
     let s = driver.session("drag-mouse").await;
     s.goto(base).await;
-    s.eval(
-        "document.getElementById('level-select').value = '1';",
-        json!([]),
-    )
-    .await;
+    choose_level_1(&s).await;
     s.click("#start-game").await;
     s.wait("our turn", OUR_TURN).await;
     // Onto the central hexagon: refused, with the reason next to the board.

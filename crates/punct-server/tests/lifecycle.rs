@@ -150,12 +150,7 @@ async fn analysis_is_capped_per_client_and_waits_behind_the_computers_moves() {
     let body = json!({ "mode": "computer", "level": 1, "colour": "white" });
     let (id, token) = create(&base, body).await;
     let mut ws = connect(&base, &id, Some(&token)).await;
-    let (status, v) = post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(&token),
-        json!({ "move": "TE4:0" }),
-    )
-    .await;
+    let (status, v) = play_move(&base, &id, &token, "TE4:0").await;
     assert_eq!(status, 200, "{v}");
     wait_for(&mut ws, 30, |v| {
         v["event"] == "move" && v["state"]["moves"].as_array().is_some_and(|m| m.len() == 2)
@@ -324,12 +319,7 @@ async fn an_untimed_game_nobody_plays_on_is_abandoned() {
         };
         let mv = pick_move(&base, state["position"].as_str().unwrap(), seed).await;
         seed += 1;
-        post(
-            &format!("{base}/api/games/{busy}/move"),
-            Some(turn),
-            json!({ "move": mv }),
-        )
-        .await;
+        play_move(&base, &busy, turn, &mv).await;
         tokio::time::sleep(Duration::from_millis(100)).await;
         if let Some(v) = next_json(&mut ws, 0).await.filter(|v| v["type"] == "event") {
             break v;

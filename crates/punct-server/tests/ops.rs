@@ -87,29 +87,14 @@ async fn metrics_count_moves_their_latencies_and_refusals() {
     for i in 0..4 {
         let mv = pick_move(&base, &position, i).await;
         let token = if i % 2 == 0 { &white } else { &black };
-        let (status, v) = post(
-            &format!("{base}/api/games/{id}/move"),
-            Some(token),
-            json!({ "move": mv }),
-        )
-        .await;
+        let (status, v) = play_move(&base, &id, token, &mv).await;
         assert_eq!(status, 200, "{v}");
         position = v["position"].as_str().unwrap().to_owned();
     }
     // A move out of turn and one that is no move at all are refused.
-    let (status, _) = post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(&black),
-        json!({ "move": "TE4:0" }),
-    )
-    .await;
+    let (status, _) = play_move(&base, &id, &black, "TE4:0").await;
     assert_eq!(status, 409);
-    let (status, _) = post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(&white),
-        json!({ "move": "ZZ99" }),
-    )
-    .await;
+    let (status, _) = play_move(&base, &id, &white, "ZZ99").await;
     assert_eq!(status, 400);
     let after = scrape(&base).await;
     let grew = |sample: &str| value(&after, sample) - value(&before, sample);

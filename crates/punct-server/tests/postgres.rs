@@ -185,22 +185,12 @@ async fn games_in_postgres_survive_kill_9() {
             &black
         };
         let mv = pick_move(&base, state["position"].as_str().unwrap(), i).await;
-        let (status, v) = post(
-            &format!("{base}/api/games/{id}/move"),
-            Some(token),
-            json!({ "move": mv }),
-        )
-        .await;
+        let (status, v) = play_move(&base, &id, token, &mv).await;
         assert_eq!(status, 200, "{v}");
         played.push(mv);
     }
     // The computer is to move as the server dies; Black has thought for 2 s.
-    let (status, _) = post(
-        &format!("{base}/api/games/{vs_id}/move"),
-        Some(&vs_token),
-        json!({ "move": "TE4:0" }),
-    )
-    .await;
+    let (status, _) = play_move(&base, &vs_id, &vs_token, "TE4:0").await;
     assert_eq!(status, 200);
     tokio::time::sleep(Duration::from_secs(2)).await;
     let (_, before) = get(&format!("{base}/api/games/{id}"), None).await;
@@ -227,12 +217,7 @@ async fn games_in_postgres_survive_kill_9() {
     let mut ws = connect(&base, &id, None).await;
     next_json(&mut ws, 5).await.unwrap();
     let mv = pick_move(&base, after["position"].as_str().unwrap(), 7).await;
-    let (status, v) = post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(&black),
-        json!({ "move": mv }),
-    )
-    .await;
+    let (status, v) = play_move(&base, &id, &black, &mv).await;
     assert_eq!(status, 200, "{v}");
     let ev = next_json(&mut ws, 5).await.unwrap();
     assert_eq!(ev["detail"]["move"], mv.as_str());

@@ -28,23 +28,13 @@ async fn play_continues_after_kill_9_with_no_move_lost() {
             &black
         };
         let mv = pick_move(&base, state["position"].as_str().unwrap(), i).await;
-        let (status, v) = post(
-            &format!("{base}/api/games/{id}/move"),
-            Some(token),
-            json!({ "move": mv }),
-        )
-        .await;
+        let (status, v) = play_move(&base, &id, token, &mv).await;
         assert_eq!(status, 200, "{v}");
         played.push(mv);
     }
     let (_, before) = get(&format!("{base}/api/games/{id}"), None).await;
     // The computer is to move as the server dies.
-    let (status, _) = post(
-        &format!("{base}/api/games/{vs_id}/move"),
-        Some(&vs_token),
-        json!({ "move": "TE4:0" }),
-    )
-    .await;
+    let (status, _) = play_move(&base, &vs_id, &vs_token, "TE4:0").await;
     assert_eq!(status, 200);
     server.kill();
 
@@ -73,12 +63,7 @@ async fn play_continues_after_kill_9_with_no_move_lost() {
         &black
     };
     let mv = pick_move(&base, after["position"].as_str().unwrap(), 99).await;
-    let (status, v) = post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(token),
-        json!({ "move": mv }),
-    )
-    .await;
+    let (status, v) = play_move(&base, &id, token, &mv).await;
     assert_eq!(status, 200, "{v}");
     let ev = next_json(&mut ws, 5).await.unwrap();
     assert_eq!(ev["seq"].as_u64(), before["seq"].as_u64().map(|s| s + 1));
@@ -100,12 +85,7 @@ async fn black_to_think(name: &str) -> (PathBuf, SocketAddr, Process, String) {
     let server = Process::start(addr, &db).await;
     let (id, white, _black) =
         friend_game(&base, Some(json!({ "minutes": 10, "increment": 0 }))).await;
-    let (status, _) = post(
-        &format!("{base}/api/games/{id}/move"),
-        Some(&white),
-        json!({ "move": "TE4:0" }),
-    )
-    .await;
+    let (status, _) = play_move(&base, &id, &white, "TE4:0").await;
     assert_eq!(status, 200);
     (db, addr, server, id)
 }

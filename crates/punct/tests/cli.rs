@@ -1,33 +1,10 @@
 //! The `punct` command as a user runs it.
 
-use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn punct(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use std::process::{Command, Stdio};
 
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
+use common::{punct, stdout};
 
 #[test]
 fn perft_prints_the_total_last() {

@@ -1,33 +1,9 @@
 //! The measuring and protocol commands as a user runs them: `match`, `bench`, `perft`,
 //! `moves` and `engine` on bad input.
 
-use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn punct(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{punct, stderr, stdout};
 
 #[test]
 fn perft_refuses_a_depth_it_could_never_finish() {

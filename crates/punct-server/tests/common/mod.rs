@@ -158,6 +158,16 @@ pub async fn post(url: &str, token: Option<&str>, body: Value) -> (u16, Value) {
     call(reqwest::Method::POST, url, token, Some(body)).await
 }
 
+/// Plays `mv` in game `id` for the holder of `token`: the answer's status and body.
+pub async fn play_move(base: &str, id: &str, token: &str, mv: &str) -> (u16, Value) {
+    post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(token),
+        json!({ "move": mv }),
+    )
+    .await
+}
+
 /// GET.
 pub async fn get(url: &str, token: Option<&str>) -> (u16, Value) {
     call(reqwest::Method::GET, url, token, None).await
