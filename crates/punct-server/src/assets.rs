@@ -48,6 +48,13 @@ fn file(name: &str) -> Option<(Cow<'static, [u8]>, String)> {
     {
         return None;
     }
+    if let Some(lang) = name
+        .strip_prefix("i18n/")
+        .and_then(|rest| rest.strip_suffix(".json"))
+        .filter(|lang| !lang.contains('/'))
+    {
+        return catalogue(lang);
+    }
     if let Some(dir) = std::env::var_os("PUNCT_STATIC_DIR")
         && let Ok(bytes) = std::fs::read(std::path::Path::new(&dir).join(name))
     {
@@ -58,6 +65,18 @@ fn file(name: &str) -> Option<(Cow<'static, [u8]>, String)> {
     let hash = file.metadata.sha256_hash();
     let tag = format!("\"{}\"", hex(&hash[..12]));
     Some((file.data, tag))
+}
+
+/// A language's texts, merged from its parts (see catalogue.rs), read as the app's files are.
+fn catalogue(lang: &str) -> Option<(Cow<'static, [u8]>, String)> {
+    let names: Vec<_> = Files::iter().collect();
+    let bytes = crate::catalogue::merged(
+        lang,
+        crate::catalogue::parts(names.iter().map(|n| n.as_ref())),
+        |part| file(part).map(|(bytes, _)| bytes.into_owned()),
+    )?;
+    let tag = format!("\"c{:x}\"", fnv1a(&bytes));
+    Some((bytes.into(), tag))
 }
 
 /// The file's response: its type, and its tag, so that a browser holding it already is
@@ -87,6 +106,7 @@ fn content_type(name: &str) -> &'static str {
         Some("js") => "text/javascript; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("svg") => "image/svg+xml",
+        Some("json") => "application/json",
         Some("png") => "image/png",
         _ => "application/octet-stream",
     }
@@ -158,6 +178,7 @@ mod tests {
         assert_eq!(kind("/js/board/board.js"), "text/javascript; charset=utf-8");
         assert_eq!(kind("/style.css"), "text/css; charset=utf-8");
         assert_eq!(kind("/favicon.svg"), "image/svg+xml");
+        assert_eq!(kind("/i18n/fr.json"), "application/json");
         for page in [
             "/",
             "/g/0123",
@@ -165,6 +186,8 @@ mod tests {
             "/no/such/page",
             "/js/nothing.js",
             "/../Cargo.toml",
+            "/i18n/xx.json",
+            "/i18n/en/../fr.json",
         ] {
             assert_eq!(kind(page), "text/html; charset=utf-8", "{page}");
         }

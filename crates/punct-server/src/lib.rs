@@ -12,6 +12,7 @@
 pub mod api;
 pub mod api_error;
 mod assets;
+mod catalogue;
 pub mod clock;
 pub mod engine_pool;
 pub mod error;

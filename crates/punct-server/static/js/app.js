@@ -3,6 +3,7 @@
 // including why an attempt is refused. This module routes addresses to pages.
 
 import { $ } from "./dom.js";
+import { loadLanguage } from "./i18n.js";
 import { navigate } from "./nav.js";
 import { routeOf } from "./routes.js";
 import { closeGame, openGame, openReplay, setUpGamePage } from "./pages/game.js";
@@ -74,6 +75,7 @@ $("theme").addEventListener("click", () => {
 });
 applyTheme(localStorage.getItem("punct.theme") || "auto");
 
+try { await loadLanguage(); } catch (e) { console.warn(e.message); }
 setUpHomePage();
 setUpImportPage();
 setUpGamePage();
