@@ -24,7 +24,7 @@ use crate::new_game::NewGame;
 use crate::ops;
 use crate::rate_limit::{self, Limiter, Rate};
 use crate::request_body::{self, BodyLimits};
-use crate::room::{Action, Request};
+use crate::room::{Action, OutcomeView, Request};
 use crate::ws::{self, WsLimits};
 use crate::{Config, assets, json_only, security_headers};
 
@@ -317,16 +317,25 @@ fn position_of(text: Option<&str>) -> Result<Position, ApiError> {
 }
 
 /// The legal moves of a position or, with `move`, whether that move is legal and if not,
-/// why (the reason people see when the board refuses an attempt).
+/// why (the reason people see when the board refuses an attempt). A legal move's answer
+/// also has the position after it and the outcome it brings, so that a page can say whether
+/// a move meets a lesson's goal without knowing the rules.
 async fn legal(Query(q): Query<PositionQuery>) -> ApiResult {
-    let pos = position_of(q.position.as_deref())?;
+    let mut pos = position_of(q.position.as_deref())?;
     let Some(text) = q.mv else {
         return Ok(Json(json!({ "moves": pos.legal_move_texts() })));
     };
     let mv = punct_core::Move::parse(text.trim())
         .map_err(|e| ApiError::bad_request(format!("bad move text `{text}`: {e}")))?;
     Ok(Json(match pos.check(mv) {
-        Ok(canonical) => json!({ "move": text, "legal": true, "canonical": canonical.to_string() }),
+        Ok(canonical) => {
+            pos.make(canonical);
+            let outcome = pos.outcome().map(|o| OutcomeView::of(&o, &pos));
+            json!({
+                "move": text, "legal": true, "canonical": canonical.to_string(),
+                "position": pos.to_string(), "outcome": outcome,
+            })
+        }
         Err(reason) => json!({ "move": text, "legal": false, "reason": reason.to_string() }),
     }))
 }

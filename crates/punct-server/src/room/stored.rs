@@ -150,6 +150,7 @@ impl Stored {
             black: self.seats[1].name.clone(),
             moves: self.moves.len(),
             result: self.result.clone(),
+            position: None,
             updated_ms: self.updated_ms,
         }
     }
@@ -172,6 +173,10 @@ pub struct Summary {
     pub moves: usize,
     /// The outcome in words, once it is over.
     pub result: Option<String>,
+    /// The position text now, for live games only (the home page draws them small); a
+    /// finished game's would need its moves replayed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
     /// When it last changed, ms since the epoch.
     pub updated_ms: i64,
 }
@@ -202,6 +207,7 @@ impl Room {
             black: self.seats[1].name.clone(),
             moves: self.game.moves().len(),
             result: self.game.outcome().map(|o| o.to_string()),
+            position: self.is_live().then(|| self.game.position().to_string()),
             updated_ms: self.updated_ms,
         }
     }
