@@ -8,8 +8,9 @@ import { navigate } from "./nav.js";
 import { routeOf } from "./routes.js";
 import { closeGame, openGame, openReplay, setUpGamePage } from "./pages/game.js";
 import { loadGames } from "./pages/games.js";
-import { setUpHomePage } from "./pages/home.js";
+import { openHome, setUpHomePage } from "./pages/home.js";
 import { importText, setUpImportPage } from "./pages/import.js";
+import { openLearn, setUpLearnPage } from "./pages/learn.js";
 import { loadRules } from "./pages/rules.js";
 
 const TITLES = { home: "PÜNCT", games: "Games — PÜNCT", learn: "Learn to play — PÜNCT", rules: "Rules — PÜNCT", import: "Import — PÜNCT", analysis: "Analysis — PÜNCT", missing: "No such page — PÜNCT" };
@@ -44,7 +45,9 @@ function route() {
   if (next.page === "game") { show("game"); openGame(next.id); return; }
   if (next.page === "analysis") { openAnalysis(next.text); return; }
   show(next.page);
-  if (next.page === "home" || next.page === "games") loadGames();
+  if (next.page === "games") loadGames();
+  if (next.page === "home") openHome();
+  if (next.page === "learn") openLearn();
   if (next.page === "rules") loadRules();
   if (next.page === "missing") $("missing-path").textContent = next.path;
   if (!same) window.scrollTo(0, 0);
@@ -58,7 +61,7 @@ document.addEventListener("click", (ev) => {
   ev.preventDefault();
   if (a.getAttribute("href") !== location.pathname + location.hash) navigate(a.getAttribute("href"));
 });
-setInterval(() => { if (current && (current.page === "home" || current.page === "games") && !document.hidden) loadGames(); }, 10000);
+setInterval(() => { if (current && current.page === "games" && !document.hidden) loadGames(); }, 10000);
 
 // The colour theme: the system's, or the one chosen here.
 const THEMES = ["auto", "light", "dark"];
@@ -77,6 +80,7 @@ applyTheme(localStorage.getItem("punct.theme") || "auto");
 
 try { await loadLanguage(); } catch (e) { console.warn(e.message); }
 setUpHomePage();
+setUpLearnPage();
 setUpImportPage();
 setUpGamePage();
 window.addEventListener("popstate", route);

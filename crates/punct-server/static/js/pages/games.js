@@ -1,5 +1,5 @@
-// The lists of games: live ones to watch (on the home page and `/games`) and finished ones to
-// review (`/games`), refreshed every ten seconds while shown.
+// The lists of games: live ones to watch and finished ones to review (`/games`), refreshed
+// every ten seconds while shown.
 
 import { $, el } from "../dom.js";
 import { ago } from "../format.js";
@@ -24,7 +24,7 @@ function fill(lists, games, none) {
 
 /** Loads the lists into the page. */
 export async function loadGames() {
-  const live = [$("live-list"), $("home-games")], done = [$("game-list")];
+  const live = [$("live-list")], done = [$("game-list")];
   try {
     const { games } = await api("GET", "/api/games");
     fill(live, games.filter((g) => g.live), "No live games right now.");

@@ -1,9 +1,36 @@
-// The home page (`/`): a new game against the computer, on one screen or with a friend, and
-// the games being played now.
+// The home page (`/`): a board showing the game being played (the longest live game, or a
+// recorded game between two computer players replayed move by move), what PÜNCT is in one
+// line, one click to play the computer, play a friend or learn; the full new-game form; and
+// the games being played now as small pictures, each a link to watch it.
 
-import { $ } from "../dom.js";
+import { $, el } from "../dom.js";
+import { drawBoardPiece, drawStatic } from "../board/draw.js";
+import { createBoard } from "../board/board.js";
 import { LEVEL_NAMES } from "../format.js";
+import { t } from "../i18n.js";
+import { api } from "../net.js";
+import { parsePosition } from "../position.js";
+import { routeOf } from "../routes.js";
 import { createGame } from "./import.js";
+
+/** The computer's level for "Play the computer": gentle for someone new, not a pushover. */
+const QUICK_LEVEL = 2;
+/** How long each move of the demo game stays on the board, and its last position. */
+const DEMO_STEP_MS = 1400;
+const DEMO_END_MS = 4000;
+/** How often the home page asks for the games being played now. */
+const REFRESH_MS = 8000;
+/** A live game is shown on the big board once it has this many moves. */
+const SHOWCASE_MIN_MOVES = 6;
+/** The most games drawn small. */
+const THUMBNAILS = 12;
+
+let showcase = null;
+let demo = null;
+let timer = null;
+let demoTimer = null;
+let demoPly = 0;
+let live = null;
 
 function clockSpec(value) {
   if (!value) return undefined;
@@ -11,7 +38,14 @@ function clockSpec(value) {
   return { minutes, increment };
 }
 
-/** Fills the level menus and wires the new-game form once. */
+async function start(body) {
+  $("home-error").textContent = "";
+  try { await createGame(body); } catch (e) { $("home-error").textContent = e.message; }
+}
+
+const onHome = () => routeOf(location.pathname).page === "home";
+
+/** Fills the level menus and wires the home page's controls once. */
 export function setUpHomePage() {
   for (const sel of [$("level-select"), $("import-level"), $("play-from-level")]) {
     LEVEL_NAMES.forEach((name, i) => {
@@ -26,15 +60,122 @@ export function setUpHomePage() {
   const name = document.querySelector("#new-game input[name='name']");
   name.value = localStorage.getItem("punct.name") || "";
   name.addEventListener("input", () => localStorage.setItem("punct.name", name.value.trim()));
-  $("new-game").addEventListener("submit", async (ev) => {
+  const savedName = () => localStorage.getItem("punct.name") || undefined;
+  $("new-game").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(ev.target);
-    $("home-error").textContent = "";
-    try {
-      await createGame({
-        mode: f.get("mode"), level: +f.get("level"), colour: f.get("colour"), variant: f.get("variant"),
-        clock: clockSpec(f.get("clock")), name: f.get("name") || undefined,
-      });
-    } catch (e) { $("home-error").textContent = e.message; }
+    start({
+      mode: f.get("mode"), level: +f.get("level"), colour: f.get("colour"), variant: f.get("variant"),
+      clock: clockSpec(f.get("clock")), name: f.get("name") || undefined,
+    });
   });
+  $("play-computer").addEventListener("click", () => start({ mode: "computer", level: QUICK_LEVEL, colour: "white", variant: "standard", name: savedName() }));
+  $("play-friend").addEventListener("click", () => start({ mode: "friend", variant: "standard", name: savedName() }));
+  showcase = createBoard($("home-board"), { move: () => {}, refused: () => {}, inspect: () => {} });
+  // Leaving the page stops the replay and empties its boards, so that no hidden board's
+  // cells stand in for the shown board's.
+  const leave = () => { if (!onHome()) closeHome(); };
+  window.addEventListener("punct:navigate", leave);
+  window.addEventListener("popstate", leave);
+  document.addEventListener("visibilitychange", () => { if (onHome() && !document.hidden) refresh(); });
+}
+
+/** Shows the home page: the big board and the games being played now, kept up to date. */
+export function openHome() {
+  clearInterval(timer);
+  timer = setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
+  refresh();
+}
+
+function closeHome() {
+  clearInterval(timer);
+  clearTimeout(demoTimer);
+  timer = null;
+  demoTimer = null;
+  live = null;
+  showcase.set({ position: null });
+  $("home-live").textContent = "";
+}
+
+async function refresh() {
+  let games = [];
+  try {
+    ({ games } = await api("GET", "/api/games"));
+  } catch (e) {
+    $("home-live").textContent = "";
+    $("home-live").append(el("li", { class: "error", text: e.message }));
+  }
+  if (!onHome()) return;
+  const playing = games.filter((g) => g.live && g.position);
+  showThumbnails(playing);
+  const best = playing.filter((g) => g.moves >= SHOWCASE_MIN_MOVES).sort((a, b) => b.moves - a.moves)[0];
+  if (best) showLive(best); else playDemo();
+}
+
+// ---------- The big board ----------
+
+function caption(text, href) {
+  const box = $("home-show-caption");
+  box.textContent = "";
+  if (href) box.append(el("a", { href, text })); else box.textContent = text;
+}
+
+function showLive(game) {
+  clearTimeout(demoTimer);
+  demoTimer = null;
+  live = game.id;
+  showcase.set({ position: parsePosition(game.position), lastMove: null, chain: [] });
+  caption(t("home.show.live", { white: game.white, black: game.black, count: game.moves }), `/g/${encodeURIComponent(game.id)}`);
+}
+
+async function playDemo() {
+  if (demoTimer) return;
+  live = null;
+  try {
+    demo ??= await api("GET", "/js/home/demo.json");
+  } catch {
+    return;
+  }
+  if (!onHome() || live) return;
+  caption(t("home.show.demo"));
+  const step = () => {
+    if (!onHome() || live) { demoTimer = null; return; }
+    const last = demo.positions.length - 1;
+    const ply = demoPly;
+    showcase.set({
+      position: parsePosition(demo.positions[ply]),
+      lastMove: ply > 0 ? demo.moves[ply - 1] : null,
+      chain: ply === last ? demo.chain : [],
+    });
+    demoPly = ply === last ? 0 : ply + 1;
+    demoTimer = setTimeout(step, ply === last ? DEMO_END_MS : DEMO_STEP_MS);
+  };
+  step();
+}
+
+// ---------- The games being played now ----------
+
+/** Draws `position` (a position text) small into a new <svg>. */
+export function thumbnail(position) {
+  const pic = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  pic.setAttribute("class", "thumb");
+  pic.setAttribute("aria-hidden", "true");
+  const { overlay } = drawStatic(pic, false);
+  const pos = parsePosition(position);
+  for (const p of [...pos.pieces].sort((a, b) => a.level - b.level)) drawBoardPiece(overlay, p, { flipped: false, lifted: false });
+  return pic;
+}
+
+function showThumbnails(games) {
+  const list = $("home-live");
+  list.textContent = "";
+  if (!games.length) { list.append(el("li", { class: "none", text: t("home.live.none") })); return; }
+  for (const g of games.slice(0, THUMBNAILS)) {
+    const label = t("home.live.game", { white: g.white, black: g.black, count: g.moves });
+    const a = el("a", { href: `/g/${encodeURIComponent(g.id)}`, "aria-label": t("home.live.watch", { game: label }) });
+    let pic;
+    try { pic = thumbnail(g.position); } catch { pic = el("span"); }
+    a.append(pic, el("span", { class: "thumb-label", text: label }));
+    list.append(el("li", {}, a));
+  }
 }
