@@ -1,7 +1,9 @@
 //! The way in, in headless Chromium: a whole lesson of the course done by clicking, with a
 //! refusal and a miss explained on the way; the course's progress surviving a reload; and a
 //! newcomer's path without typing: home → Learn to play → the end of the course → a first
-//! game against level 1, played to its end by clicking → its review.
+//! game against level 1, played to its end by clicking → its review. Then "Play the
+//! computer" in one click, the game it starts drawn small among the games being played now
+//! and watched from there, and the course on a 360 × 640 phone.
 //!
 //! Screenshots go to target/screenshots. Skipped (with a message) without Chromium.
 
@@ -44,6 +46,12 @@ async fn the_way_in() {
         "a newcomer's path without typing",
         240,
         newcomers_path(&driver, &base),
+    )
+    .await;
+    scenario(
+        "one click to play, the games being played, a phone",
+        90,
+        one_click_and_the_games_being_played(&driver, &base),
     )
     .await;
 }
@@ -370,4 +378,59 @@ async fn wait_turn(s: &Session) -> Value {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     panic!("{}: neither our turn nor the end came", s.name());
+}
+
+/// "Play the computer" starts a game at once; back home, that game is among the games being
+/// played now, drawn small, and its picture leads to it. The course fits a phone's width.
+async fn one_click_and_the_games_being_played(driver: &Driver, base: &str) {
+    let s = driver.session("one-click").await;
+    s.goto(base).await;
+    s.click("#play-computer").await;
+    let game = s
+        .wait(
+            "the game against level 2",
+            "return location.pathname.startsWith('/g/') && document.querySelector('#p-black .name').textContent.includes('2') && location.pathname;",
+        )
+        .await;
+    let game = game.as_str().unwrap().to_owned();
+    s.click("header a.brand").await;
+    let link = format!("#home-live a[href='{game}']");
+    s.wait(
+        "the game drawn small",
+        &format!("return document.querySelector(\"{link} svg.thumb\");"),
+    )
+    .await;
+    s.screenshot("welcome-home-live-games").await;
+    s.click(&link).await;
+    s.wait(
+        "the game from its picture",
+        &format!(
+            "return location.pathname === '{game}' && !document.getElementById('view-game').hidden;"
+        ),
+    )
+    .await;
+    s.quit().await;
+
+    let phone = driver.session_phone("welcome-phone").await;
+    for (page, name) in [("/", "home"), ("/learn", "learn")] {
+        phone.goto(&format!("{base}{page}")).await;
+        phone
+            .wait(
+                "the page drawn",
+                "return document.querySelector('#home-board g.cells, #learn-board g.cells');",
+            )
+            .await;
+        let overflow = phone
+            .eval(
+                "return document.documentElement.scrollWidth - window.innerWidth;",
+                json!([]),
+            )
+            .await;
+        assert!(
+            overflow.as_i64().unwrap() <= 0,
+            "{page} is wider than the phone: {overflow}"
+        );
+        phone.screenshot(&format!("welcome-phone-{name}")).await;
+    }
+    phone.quit().await;
 }

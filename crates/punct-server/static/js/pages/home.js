@@ -156,7 +156,7 @@ async function playDemo() {
 // ---------- The games being played now ----------
 
 /** Draws `position` (a position text) small into a new <svg>. */
-export function thumbnail(position) {
+function thumbnail(position) {
   const pic = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   pic.setAttribute("class", "thumb");
   pic.setAttribute("aria-hidden", "true");
