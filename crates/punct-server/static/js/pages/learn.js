@@ -128,7 +128,8 @@ function renderList() {
   L.lessons.forEach((les, i) => {
     const done = lessonDone(L.progress, les);
     const count = les.tasks.filter((tk) => L.progress.done[taskKey(les, tk)]).length;
-    const b = el("button", { type: "button", class: `lesson-button${done ? " done" : ""}`, "data-lesson": les.id },
+    const label = t("learn.lesson_label", { n: i + 1, title: t(`learn.${les.id}.title`), done: count, count: les.tasks.length });
+    const b = el("button", { type: "button", class: `lesson-button${done ? " done" : ""}`, "data-lesson": les.id, "aria-label": label },
       el("span", { class: "mark", "aria-hidden": "true", text: done ? "✓" : String(i + 1) }),
       el("span", { class: "title", text: t(`learn.${les.id}.title`) }),
       el("span", { class: "progress", text: t("learn.tasks_done", { done: count, count: les.tasks.length }) }));
