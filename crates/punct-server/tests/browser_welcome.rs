@@ -1,5 +1,6 @@
 //! The way in, in headless Chromium: a whole lesson of the course done by clicking, with a
-//! refusal and a miss explained on the way; the course's progress surviving a reload; and a
+//! refusal and a miss explained on the way; the course's progress surviving a reload; every
+//! task of the course solved by clicking its solution, to the course's end; and a
 //! newcomer's path without typing: home → Learn to play → the end of the course → a first
 //! game against level 1, played to its end by clicking → its review. Then "Play the
 //! computer" in one click, the game it starts drawn small among the games being played now
@@ -40,6 +41,12 @@ async fn the_way_in() {
         "a lesson by clicking, and progress after a reload",
         120,
         a_lesson_by_clicking_then_reload(&driver, &base),
+    )
+    .await;
+    scenario(
+        "the whole course by clicking",
+        150,
+        the_whole_course_by_clicking(&driver, &base),
     )
     .await;
     scenario(
@@ -239,6 +246,50 @@ async fn a_lesson_by_clicking_then_reload(driver: &Driver, base: &str) {
     );
     assert!(task_text(&s).await.contains("F7"));
     s.screenshot("welcome-learn-3-resumed").await;
+    s.quit().await;
+}
+
+/// Every task of the course, in order, solved by clicking the solution its data keeps: the
+/// board takes every kind of move the course asks for (placements, slides, jumps, a
+/// bridge), and the course ends with its first game's button.
+async fn the_whole_course_by_clicking(driver: &Driver, base: &str) {
+    let course: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/static/js/learn/lessons.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let s = driver.session("course").await;
+    s.goto(&format!("{base}/learn")).await;
+    let mut solved = 0;
+    for lesson in course["lessons"].as_array().unwrap() {
+        for task in lesson["tasks"].as_array().unwrap() {
+            let name = format!(
+                "{}/{}",
+                lesson["id"].as_str().unwrap(),
+                task["id"].as_str().unwrap()
+            );
+            s.wait(
+                &format!("task {name} ready"),
+                "return document.getElementById('learn-board').classList.contains('interactive') && document.getElementById('learn-next').hidden;",
+            )
+            .await;
+            play_by_clicking(&s, &LESSON, task["solution"].as_str().unwrap()).await;
+            let said = feedback(&s).await;
+            assert!(said.starts_with("Well done"), "{name}: {said}");
+            s.click("#learn-next").await;
+            solved += 1;
+        }
+    }
+    s.wait(
+        "the end of the course",
+        "return !document.getElementById('learn-end').hidden && document.activeElement.id === 'learn-play';",
+    )
+    .await;
+    assert_eq!(s.text("#learn-overall").await, "Tasks done: 15 of 15");
+    s.screenshot("welcome-course-complete").await;
     s.quit().await;
 }
 
