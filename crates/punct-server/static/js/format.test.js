@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ago, fmtClock, moveLabel } from "./format.js";
+import { useEnglish } from "./english.test-support.js";
+
+useEnglish();
 
 test("clocks show tenths in the last ten seconds and never go negative", () => {
   assert.equal(fmtClock(600000), "10:00");
