@@ -49,12 +49,12 @@ export function topAt(pos, k) {
   return s ? s[s.length - 1].piece : null;
 }
 
-/** A stack told in words, bottom to top: `E4, bottom to top: White T PÜNCT (level 1), …`. */
+/** A stack told in words, bottom to top: `E4, bottom to top: white T PÜNCT (level 1), …`. */
 export function describeStack(pos, k, centreNote = true) {
   const [c, r] = unkey(k);
   const cell = cellName(c, r);
   const s = pos.stacks.get(k);
   if (!s) return t(centreNote && inCentre(c, r) ? "game.stack.emptyCentre" : "game.stack.empty", { cell });
-  const dots = s.map((d) => t(d.punct ? "game.stack.punct" : "game.stack.dot", { side: t(`common.${d.piece.colour}`), type: d.piece.type, level: d.piece.level }));
+  const dots = s.map((d) => t(d.punct ? "game.stack.punct" : "game.stack.dot", { side: t(`game.stack.${d.piece.colour}`), type: d.piece.type, level: d.piece.level }));
   return t("game.stack", { cell, dots: dots.join(", ") });
 }

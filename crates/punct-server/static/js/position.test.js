@@ -17,7 +17,7 @@ test("a position text gives its side, pieces, stacks, reserves and centre count"
   assert.equal(pos.reserve.black.E, 3);
   assert.equal(topAt(pos, nameKey("E4")).level, 2);
   assert.equal(pos.stacks.get(nameKey("E4")).length, 2);
-  assert.equal(describeStack(pos, nameKey("E4")), "E4, bottom to top: White T PÜNCT (level 1), White T PÜNCT (level 2)");
+  assert.equal(describeStack(pos, nameKey("E4")), "E4, bottom to top: white T PÜNCT (level 1), white T PÜNCT (level 2)");
   assert.equal(describeStack(pos, nameKey("I9")), "I9: empty (central hexagon)");
 });
 

@@ -40,11 +40,12 @@ export function drawDiagram(root, d) {
   const { under, overlay } = drawStatic(root, false);
   if (d.last) drawLastMove(under, pos, d.last, false);
   if (d.chain) drawChain(under, d.chain, false);
-  for (const p of [...pos.pieces].sort((a, b) => a.level - b.level)) drawBoardPiece(overlay, p, { flipped: false, lifted: false });
+  // Marked cells lie under the pieces, as the cell under a bridge does.
   for (const name of d.marks || []) {
     const [x, y] = xy(...parseCell(name));
-    svg("polygon", { points: hexPoints(x, y, HEX - 2), class: "diagram-mark" }, overlay);
+    svg("polygon", { points: hexPoints(x, y, HEX - 2), class: "diagram-mark" }, under);
   }
+  for (const p of [...pos.pieces].sort((a, b) => a.level - b.level)) drawBoardPiece(overlay, p, { flipped: false, lifted: false });
   if (d.lines) drawLines(overlay, parseCell(d.lines), false);
   if (d.move) drawHint(overlay, pos, d.move, false);
   if (d.ghost) {
