@@ -221,9 +221,9 @@ async fn the_rules_on_a_phone(driver: &Driver, base: &str) {
         "{header}"
     );
     s.screenshot("i18n-3-rules-phone-top").await;
-    for name in ["move", "bridge"] {
+    for name in ["pieces", "move", "cover", "bridge", "win", "centre"] {
         s.eval(
-            "document.querySelector(`figure[data-diagram='${arguments[0]}']`).scrollIntoView();",
+            "document.getElementById(`rules-${arguments[0]}`).scrollIntoView();",
             json!([name]),
         )
         .await;

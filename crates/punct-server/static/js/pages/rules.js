@@ -11,7 +11,7 @@ import { drawDiagram } from "../rules/diagram.js";
 import { DIAGRAMS } from "../rules/diagrams.js";
 
 /** The page's sections, in order: each a title, paragraphs and a diagram (by name), as keys. */
-export const SECTIONS = [
+const SECTIONS = [
   { name: "goal", paragraphs: ["text"], diagram: "goal" },
   { name: "pieces", paragraphs: ["text", "shapes"], pieces: true },
   { name: "turn", paragraphs: ["text"] },

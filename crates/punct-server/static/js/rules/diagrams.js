@@ -31,7 +31,6 @@ export const DIAGRAMS = {
   cover: {
     position: "standard b 5 wED5:5@1,bED6:5@1,bTK5:0@1,wTE5:3@2",
     last: "E9-E5:3",
-    marks: ["E5", "E6", "F6"],
     focus: ["B3", "G4", "B8", "G9"],
   },
   // A straight piece bridging from White's triangle to Black's over the empty G5.
@@ -48,6 +47,6 @@ export const DIAGRAMS = {
   // The central hexagon at the end of a standard game: the top dots are counted.
   centre: {
     position: "standard w 36 wEG8:5@1,wTI10:0@1,bEK11:0@1,bTJ12:0@1,wTG10:1@1",
-    focus: ["G7", "K9", "G11", "K13"],
+    focus: ["G7", "I7", "K9", "K11", "I11", "G9", "J12", "F9"],
   },
 };
