@@ -327,7 +327,10 @@ async fn legal(Query(q): Query<PositionQuery>) -> ApiResult {
         .map_err(|e| ApiError::bad_request(format!("bad move text `{text}`: {e}")))?;
     Ok(Json(match pos.check(mv) {
         Ok(canonical) => json!({ "move": text, "legal": true, "canonical": canonical.to_string() }),
-        Err(reason) => json!({ "move": text, "legal": false, "reason": reason.to_string() }),
+        Err(reason) => json!({
+            "move": text, "legal": false, "reason": reason.to_string(),
+            "why": crate::refusal::details(&reason, &pos),
+        }),
     }))
 }
 

@@ -12,6 +12,7 @@ import { api } from "../net.js";
 import { describeStack, parsePosition, topAt } from "../position.js";
 import { GameSocket } from "../socket.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
+import { refusalText } from "../game/refusal.js";
 import { renderReserve } from "../game/reserve.js";
 import { follow } from "../game/replay.js";
 import { downloadRecord, playOn } from "./import.js";
@@ -197,7 +198,7 @@ function sendMove(text) { act({ action: "move", move: text }); }
 async function explain(move, fallback) {
   try {
     const r = await api("GET", `/api/legal?position=${encodeURIComponent(g.state.position)}&move=${encodeURIComponent(move)}`);
-    if (!r.legal) say((fallback && fallback(r.reason)) || t("game.notAllowed", { move, reason: r.reason }));
+    if (!r.legal) say((fallback && fallback(r)) || t("game.notAllowed", { move, reason: refusalText(r) }));
   } catch (e) { say(e.message); }
 }
 
@@ -209,11 +210,7 @@ function refused(what) {
   if (why) { if (g.state && g.state.you.length) say(why); else if (!g.state) say(why); return; }
   if (top.colour !== g.state.turn) { say(t("game.theirPiece", { side: sideName(top.colour) })); return; }
   const at = cellName(top.c, top.r);
-  explain(`${at}-${at}:${top.rot}`, (reason) => {
-    // punct-core's reason names the cell where a piece lies above this one.
-    const above = /cannot move: .* on ([A-Q]\d+)/.exec(reason);
-    return above ? t("game.frozen", { cell: at, above: above[1] }) : t("game.noMove", { cell: at });
-  });
+  explain(`${at}-${at}:${top.rot}`, (r) => (r.why && r.why.code === "frozen" ? t("game.frozen", { cell: at, above: r.why.above }) : t("game.noMove", { cell: at })));
 }
 
 function pickReserve(colour, type, byKeyboard) {
