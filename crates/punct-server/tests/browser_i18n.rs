@@ -229,5 +229,27 @@ async fn the_rules_on_a_phone(driver: &Driver, base: &str) {
         .await;
         s.screenshot(&format!("i18n-4-rules-phone-{name}")).await;
     }
+    // In German, whose words are the longest, the page and its header still fit.
+    choose_language(&s, "de").await;
+    s.wait(
+        "the rules in German",
+        &loaded_in(
+            "de",
+            "document.getElementById('rules-title')?.textContent === 'So wird PÜNCT gespielt' && document.querySelectorAll('#rules-text svg.diagram').length === 8",
+        ),
+    )
+    .await;
+    let overflow = s
+        .eval(
+            "return document.documentElement.scrollWidth - window.innerWidth;",
+            json!([]),
+        )
+        .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "the German rules page is {overflow} px wider than the phone"
+    );
+    s.eval("window.scrollTo(0, 0);", json!([])).await;
+    s.screenshot("i18n-5-rules-phone-de").await;
     s.quit().await;
 }
