@@ -43,6 +43,12 @@ async fn languages_in_the_browser() {
         the_rules_on_a_phone(&driver, &base),
     )
     .await;
+    scenario(
+        "a game on a phone in every language",
+        120,
+        a_game_on_a_phone_in_every_language(&driver, &base),
+    )
+    .await;
 }
 
 /// Chooses `lang` in the header's switch, as a person does.
@@ -251,5 +257,39 @@ async fn the_rules_on_a_phone(driver: &Driver, base: &str) {
     );
     s.eval("window.scrollTo(0, 0);", json!([])).await;
     s.screenshot("i18n-5-rules-phone-de").await;
+    s.quit().await;
+}
+
+/// The game page on a 360 × 640 phone fits the screen in every language, header included.
+async fn a_game_on_a_phone_in_every_language(driver: &Driver, base: &str) {
+    let s = driver
+        .session_phone_sized("i18n-game-phone", 360, 640)
+        .await;
+    let (id, _) = common::create(base, json!({ "mode": "local" })).await;
+    s.goto(&format!("{base}/g/{id}")).await;
+    for lang in ["en", "fr", "de", "es", "it", "nl", "pl", "ro"] {
+        choose_language(&s, lang).await;
+        s.wait(
+            &format!("the game in {lang}"),
+            &loaded_in(
+                lang,
+                "document.getElementById('status').textContent !== '' && document.querySelectorAll('#reserve-me button').length === 6",
+            ),
+        )
+        .await;
+        let overflow = s
+            .eval(
+                "return document.documentElement.scrollWidth - window.innerWidth;",
+                json!([]),
+            )
+            .await;
+        assert!(
+            overflow.as_i64().unwrap() <= 0,
+            "in {lang} the game page is {overflow} px wider than the phone"
+        );
+        if lang == "pl" {
+            s.screenshot("i18n-6-game-phone-pl").await;
+        }
+    }
     s.quit().await;
 }
