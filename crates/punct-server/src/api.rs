@@ -336,7 +336,10 @@ async fn legal(Query(q): Query<PositionQuery>) -> ApiResult {
                 "position": pos.to_string(), "outcome": outcome,
             })
         }
-        Err(reason) => json!({ "move": text, "legal": false, "reason": reason.to_string() }),
+        Err(reason) => json!({
+            "move": text, "legal": false, "reason": reason.to_string(),
+            "why": crate::refusal::details(&reason, &pos),
+        }),
     }))
 }
 

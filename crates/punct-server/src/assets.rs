@@ -14,10 +14,11 @@ use axum::response::{Html, IntoResponse, Response};
 const RULES_MD: &str = include_str!(concat!(env!("OUT_DIR"), "/rules.md"));
 
 /// The app's files: static/ at build time (in every build, so that tests serve what ships),
-/// less the unit tests and the file that tells Node they are modules.
+/// less the unit tests, their support files and the file that tells Node they are modules.
 #[derive(rust_embed::Embed)]
 #[folder = "static/"]
 #[exclude = "*.test.js"]
+#[exclude = "*.test-support.js"]
 #[exclude = "package.json"]
 struct Files;
 

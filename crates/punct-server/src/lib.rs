@@ -27,6 +27,7 @@ pub mod new_game;
 pub mod ops;
 mod outage;
 pub mod rate_limit;
+mod refusal;
 pub mod replay;
 mod request_body;
 pub mod room;

@@ -339,6 +339,8 @@ async fn import_legal_moves_analysis_and_bad_input() {
         v["reason"].as_str().unwrap().contains("central hexagon"),
         "{v}"
     );
+    // Its kind and the cell it names, for saying it in other languages.
+    assert_eq!(v["why"], json!({ "code": "centre_standard", "cell": "I9" }));
     let (_, v) = get(&check("CE4:4"), None).await;
     assert_eq!(
         (v["legal"].clone(), v["canonical"].clone()),

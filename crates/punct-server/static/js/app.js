@@ -3,7 +3,8 @@
 // including why an attempt is refused. This module routes addresses to pages.
 
 import { $ } from "./dom.js";
-import { loadLanguage } from "./i18n.js";
+import { loadLanguage, t } from "./i18n.js";
+import { setUpLanguageSwitch } from "./language-switch.js";
 import { navigate } from "./nav.js";
 import { routeOf } from "./routes.js";
 import { closeGame, openGame, openReplay, setUpGamePage } from "./pages/game.js";
@@ -11,9 +12,10 @@ import { loadGames } from "./pages/games.js";
 import { openHome, setUpHomePage } from "./pages/home.js";
 import { importText, setUpImportPage } from "./pages/import.js";
 import { openLearn, setUpLearnPage } from "./pages/learn.js";
-import { loadRules } from "./pages/rules.js";
+import { closeRules, loadRules } from "./pages/rules.js";
 
-const TITLES = { home: "PÜNCT", games: "Games — PÜNCT", learn: "Learn to play — PÜNCT", rules: "Rules — PÜNCT", import: "Import — PÜNCT", analysis: "Analysis — PÜNCT", missing: "No such page — PÜNCT" };
+/** Each page's title, as a catalogue key (the home page's is the game's name alone). */
+const TITLES = { games: "common.title.games", learn: "common.title.learn", rules: "common.title.rules", import: "common.title.import", analysis: "common.title.analysis", missing: "common.title.missing" };
 let current = null;
 
 function show(view) {
@@ -29,9 +31,9 @@ async function openAnalysis(text) {
   if (!text) { navigate({ page: "import" }, { replace: true }); return; }
   try {
     const { games, skipped } = await importText(text);
-    if (!games.length) throw new Error(skipped.length ? skipped[0].reason : "No game could be read.");
+    if (!games.length) throw new Error(skipped.length ? skipped[0].reason : t("import.noGame"));
     if (current && current.page === "analysis" && current.text === text) openReplay(games[0]);
-  } catch (e) { $("game-error").textContent = `This record could not be read: ${e.message}`; }
+  } catch (e) { $("game-error").textContent = t("common.unreadable", { reason: e.message }); }
 }
 
 /** Shows the page the address names. */
@@ -41,7 +43,8 @@ function route() {
   current = next;
   if (same && next.page === "game") return;
   if (next.page !== "game" && next.page !== "analysis") closeGame();
-  document.title = TITLES[next.page] || "PÜNCT";
+  if (next.page !== "rules") closeRules();
+  document.title = TITLES[next.page] ? t(TITLES[next.page]) : "PÜNCT";
   if (next.page === "game") { show("game"); openGame(next.id); return; }
   if (next.page === "analysis") { openAnalysis(next.text); return; }
   show(next.page);
@@ -67,7 +70,7 @@ setInterval(() => { if (current && current.page === "games" && !document.hidden)
 const THEMES = ["auto", "light", "dark"];
 function applyTheme(theme) {
   if (theme === "auto") delete document.documentElement.dataset.theme; else document.documentElement.dataset.theme = theme;
-  const label = `Theme: ${theme === "auto" ? "system" : theme}`;
+  const label = t(`common.theme.${theme}`);
   $("theme").setAttribute("aria-label", label);
   $("theme").title = label;
 }
@@ -79,6 +82,9 @@ $("theme").addEventListener("click", () => {
 applyTheme(localStorage.getItem("punct.theme") || "auto");
 
 try { await loadLanguage(); } catch (e) { console.warn(e.message); }
+// Again, now that its label can be said in the page's language.
+applyTheme(localStorage.getItem("punct.theme") || "auto");
+setUpLanguageSwitch($("language"));
 setUpHomePage();
 setUpLearnPage();
 setUpImportPage();

@@ -1,5 +1,7 @@
 // Small words and numbers for the page.
 
+import { language, t } from "./i18n.js";
+
 /** A clock reading: `m:ss`, or `0:0s.t` in the last ten seconds. */
 export function fmtClock(ms) {
   if (ms < 10000) return `0:0${(Math.max(0, ms) / 1000).toFixed(1)}`;
@@ -16,10 +18,10 @@ export const other = (c) => (c === "white" ? "black" : "white");
 /** How long ago `ms` (epoch milliseconds) was, from `now`. */
 export function ago(ms, now = Date.now()) {
   const s = Math.round((now - ms) / 1000);
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-  return new Date(ms).toLocaleDateString();
+  if (s < 60) return t("common.ago.now");
+  if (s < 3600) return t("common.ago.minutes", { count: Math.round(s / 60) });
+  if (s < 86400) return t("common.ago.hours", { count: Math.round(s / 3600) });
+  return new Date(ms).toLocaleDateString(language());
 }
 
 /**
@@ -31,5 +33,27 @@ export function moveLabel(ply) {
   return ply % 2 === 0 ? `${n}.` : `${n}…`;
 }
 
-/** The strength names of the computer's six levels. */
+/** The strength names of the computer's six levels, in English (the catalogues' keys). */
 export const LEVEL_NAMES = ["beginner", "casual", "club", "strong", "expert", "full strength"];
+
+/** The strength name of level `level` (1-based) in the page's language (English for a name no catalogue has). */
+export function levelName(level) {
+  const name = LEVEL_NAMES[level - 1];
+  const key = `common.level.${String(name).replace(/ /g, "_")}`;
+  const text = t(key);
+  return text === key ? name : text;
+}
+
+/** A side's name, `White` or `Black`, in the page's language. */
+export const sideName = (colour) => t(`common.${colour}`);
+
+/**
+ * A finished game's outcome in words (`outcome` as the server gives it: winner, termination):
+ * `White wins by connection`, `Draw by agreement`, `Game aborted`.
+ */
+export function outcomeText(outcome) {
+  if (outcome.result === "*") return t(`common.outcome.${outcome.termination}`);
+  const how = t(`common.termination.${outcome.termination.replace(/ /g, "_")}`);
+  if (!outcome.winner) return t("common.outcome.draw", { how });
+  return t("common.outcome.win", { side: sideName(outcome.winner), how });
+}

@@ -1,6 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ago, fmtClock, moveLabel } from "./format.js";
+import { ago, fmtClock, levelName, moveLabel, outcomeText } from "./format.js";
+import { useCatalogue } from "./i18n.js";
+import { useEnglish } from "./english.test-support.js";
+
+useEnglish();
 
 test("clocks show tenths in the last ten seconds and never go negative", () => {
   assert.equal(fmtClock(600000), "10:00");
@@ -18,4 +22,20 @@ test("times ago", () => {
   assert.equal(ago(1000, 1000), "just now");
   assert.equal(ago(0, 5 * 60000), "5 min ago");
   assert.equal(ago(0, 3 * 3600000), "3 h ago");
+});
+
+test("outcomes are said from the winner and the reason, in the page's language", () => {
+  assert.equal(outcomeText({ winner: "white", termination: "connection", result: "1-0" }), "White wins by connection");
+  assert.equal(outcomeText({ winner: "black", termination: "time forfeit", result: "0-1" }), "Black wins by time forfeit");
+  assert.equal(outcomeText({ winner: null, termination: "threefold repetition", result: "1/2-1/2" }), "Draw by threefold repetition");
+  assert.equal(outcomeText({ winner: null, termination: "aborted", result: "*" }), "Game aborted");
+});
+
+test("level names come from the catalogue, English where it has none", () => {
+  assert.equal(levelName(1), "beginner");
+  assert.equal(levelName(6), "full strength");
+  useCatalogue({ "common.level.beginner": "débutant" }, "fr");
+  assert.equal(levelName(1), "débutant");
+  assert.equal(levelName(2), "casual");
+  useEnglish();
 });

@@ -1,6 +1,8 @@
 // The server's JSON API over HTTP. Every failure becomes an ApiError whose message a player
 // can read: the server's own reason when it gave one, else what went wrong in words, never a
-// browser's "Failed to fetch".
+// browser's "Failed to fetch". The server's reasons are its own words (English).
+
+import { t } from "./i18n.js";
 
 /** A refused or failed request: `status` is the HTTP status, 0 when the server did not answer. */
 export class ApiError extends Error {
@@ -14,11 +16,11 @@ export class ApiError extends Error {
 /** What a request's failure means to a player, from its HTTP status and the server's reason (if any). */
 export function describeFailure(status, reason) {
   if (reason) return reason.charAt(0).toUpperCase() + reason.slice(1);
-  if (status === 0) return "The server is not answering. Check your connection; trying again may help.";
-  if (status === 404) return "Not found.";
-  if (status === 429) return "Too many requests from here: wait a few seconds and try again.";
-  if (status >= 500) return "The server had a problem and did nothing; try again in a moment.";
-  return `The server refused the request (${status}).`;
+  if (status === 0) return t("common.net.silent");
+  if (status === 404) return t("common.net.notFound");
+  if (status === 429) return t("common.net.tooMany");
+  if (status >= 500) return t("common.net.failed");
+  return t("common.net.refused", { status });
 }
 
 /**

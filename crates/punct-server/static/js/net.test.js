@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api, ApiError } from "./net.js";
+import { useEnglish } from "./english.test-support.js";
+
+useEnglish();
 
 function answering(status, body, type = "application/json") {
   globalThis.fetch = async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "Content-Type": type } });

@@ -2,6 +2,7 @@
 // is empty). The server writes it (punct-core's format); the page never writes positions.
 
 import { FULL, footprint, inCentre, key, parseCell, unkey, cellName } from "./geometry.js";
+import { t } from "./i18n.js";
 
 const PIECE = /^([wb])([TCELMR])([A-Q]\d{1,2}):([0-5])@(\d+)$/;
 
@@ -51,7 +52,9 @@ export function topAt(pos, k) {
 /** A stack told in words, bottom to top: `E4, bottom to top: white T PÜNCT (level 1), …`. */
 export function describeStack(pos, k, centreNote = true) {
   const [c, r] = unkey(k);
+  const cell = cellName(c, r);
   const s = pos.stacks.get(k);
-  if (!s) return `${cellName(c, r)}: empty${centreNote && inCentre(c, r) ? " (central hexagon)" : ""}`;
-  return `${cellName(c, r)}, bottom to top: ` + s.map((d) => `${d.piece.colour} ${d.piece.type}${d.punct ? " PÜNCT" : ""} (level ${d.piece.level})`).join(", ");
+  if (!s) return t(centreNote && inCentre(c, r) ? "game.stack.emptyCentre" : "game.stack.empty", { cell });
+  const dots = s.map((d) => t(d.punct ? "game.stack.punct" : "game.stack.dot", { side: t(`game.stack.${d.piece.colour}`), type: d.piece.type, level: d.piece.level }));
+  return t("game.stack", { cell, dots: dots.join(", ") });
 }

@@ -2,6 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { describeStack, parsePosition, topAt } from "./position.js";
 import { nameKey } from "./geometry.js";
+import { useEnglish } from "./english.test-support.js";
+
+useEnglish();
 
 const TEXT = "standard b 5 wTE4:0@1,bTK5:0@1,bEM12:3@1,wTE4:0@2";
 

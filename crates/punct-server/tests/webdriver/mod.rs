@@ -194,7 +194,13 @@ impl Driver {
     /// A new browser (its own profile, so its own storage: a separate person), with a
     /// window of `width` × `height`.
     pub async fn session_sized(&self, name: &str, width: u32, height: u32) -> Session {
-        self.session_with(name, width, height, None).await
+        self.session_with(name, width, height, None, None).await
+    }
+
+    /// A new desktop-sized browser whose preferred language (`navigator.languages`, the
+    /// `Accept-Language` header) is `lang`, such as "fr".
+    pub async fn session_in_language(&self, name: &str, lang: &str) -> Session {
+        self.session_with(name, 1280, 1000, None, Some(lang)).await
     }
 
     /// A new desktop-sized browser.
@@ -209,7 +215,8 @@ impl Driver {
             "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2, "touch": true },
             "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36",
         });
-        self.session_with(name, 500, 1000, Some(emulation)).await
+        self.session_with(name, 500, 1000, Some(emulation), None)
+            .await
     }
 
     /// A new browser that looks like a touch phone with a `width` × `height` screen.
@@ -218,7 +225,7 @@ impl Driver {
             "deviceMetrics": { "width": width, "height": height, "pixelRatio": 2, "touch": true },
             "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36",
         });
-        self.session_with(name, width + 110, height + 160, Some(emulation))
+        self.session_with(name, width + 110, height + 160, Some(emulation), None)
             .await
     }
 
@@ -228,6 +235,7 @@ impl Driver {
         width: u32,
         height: u32,
         mobile: Option<Value>,
+        lang: Option<&str>,
     ) -> Session {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let nanos = std::time::SystemTime::now()
@@ -254,6 +262,13 @@ impl Driver {
         });
         if let Some(m) = mobile {
             options["mobileEmulation"] = m;
+        }
+        if let Some(lang) = lang {
+            options["args"]
+                .as_array_mut()
+                .expect("the arguments are a list")
+                .push(json!(format!("--lang={lang}")));
+            options["prefs"] = json!({ "intl": { "accept_languages": lang } });
         }
         let caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",

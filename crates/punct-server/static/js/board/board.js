@@ -10,6 +10,7 @@
 
 import { ALL_CELLS, cellName, footprint, key, parseCell, unkey } from "../geometry.js";
 import { destinations, fitRotation, moveText, nextRotation } from "../moves.js";
+import { t } from "../i18n.js";
 import { topAt } from "../position.js";
 import { drawBoardPiece, drawChain, drawHint, drawLastMove, drawLines, drawStatic } from "./draw.js";
 import { D, HEX, hexPoints, xy } from "./layout.js";
@@ -292,9 +293,9 @@ export function createBoard(root, events) {
   function announce() {
     if (!st.cursor || document.activeElement !== root) return;
     let hint = "";
-    if (st.hand && st.target === st.cursor) hint = `; ${handType()} to ${moveText(st.hand, st.target, st.rot)}, Enter puts it down, R turns`;
-    else if (st.hand && st.hand.kind === "shift") hint = `; holding the piece from ${cellName(...unkey(st.hand.from))}: ${Object.keys(targets()).length} destinations, arrows choose one`;
-    else if (st.legal && movableAt(st.cursor)) hint = "; your piece, Enter picks it up";
+    if (st.hand && st.target === st.cursor) hint = t("game.cursor.target", { type: handType(), move: moveText(st.hand, st.target, st.rot) });
+    else if (st.hand && st.hand.kind === "shift") hint = t("game.cursor.holding", { cell: cellName(...unkey(st.hand.from)), count: Object.keys(targets()).length });
+    else if (st.legal && movableAt(st.cursor)) hint = t("game.cursor.yours");
     events.inspect(st.cursor, hint);
   }
 

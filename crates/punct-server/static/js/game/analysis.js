@@ -2,7 +2,8 @@
 // shown position changes (once per position).
 
 import { api } from "../net.js";
-import { cap, moveLabel } from "../format.js";
+import { moveLabel, sideName } from "../format.js";
+import { t } from "../i18n.js";
 
 /** Analysis asked of the server for one position at a time; `onResult()` when an answer comes. */
 export function createAnalysis(onResult) {
@@ -33,12 +34,12 @@ export function createAnalysis(onResult) {
 
 /** The analysis in words, and White's share for the bar, for a result `r` in position `pos`. */
 export function describeAnalysis(r, pos) {
-  if (!r.best_move) return { text: "No move to analyse: the game is over in this position.", white: null };
+  if (!r.best_move) return { text: t("game.analysis.over"), white: null };
   const white = pos.turn === "white" ? r.win + r.draw / 2 : r.loss + r.draw / 2;
   const line = r.pv.map((m, i) => `${moveLabel(pos.ply + i)} ${m}`).join("  ");
   const pct = (x) => `${(x * 100).toFixed(0)}%`;
   return {
-    text: `${cap(pos.turn)} to move: win ${pct(r.win)}, draw ${pct(r.draw)}, loss ${pct(r.loss)} (White's expected score ${white.toFixed(2)}). Best line: ${line || r.best_move}. (${r.nodes} nodes)`,
+    text: t("game.analysis.result", { side: sideName(pos.turn), win: pct(r.win), draw: pct(r.draw), loss: pct(r.loss), score: white.toFixed(2), line: line || r.best_move, nodes: r.nodes }),
     white,
   };
 }

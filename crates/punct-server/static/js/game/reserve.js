@@ -4,8 +4,8 @@
 
 import { TYPES } from "../geometry.js";
 import { pieceIcon } from "../board/pieces.js";
-
-const TYPE_NAMES = { T: "triangle", C: "straight, PÜNCT in the middle", E: "straight, PÜNCT at an end", L: "angle L", M: "angle, PÜNCT at the elbow", R: "angle R" };
+import { sideName } from "../format.js";
+import { t } from "../i18n.js";
 
 /**
  * Fills `el` with the reserve of `colour` in `pos`; `canPlace(type)` says whether it may be
@@ -18,34 +18,34 @@ export function renderReserve(el, { colour, pos, canPlace, pressed, mine, onPick
   if (el.children.length !== TYPES.length) {
     el.textContent = "";
     let lastInput = "pointer";
-    for (const t of TYPES) {
+    for (const type of TYPES) {
       const b = document.createElement("button");
       b.type = "button";
-      b.dataset.type = t;
+      b.dataset.type = type;
       b.addEventListener("keydown", () => { lastInput = "key"; });
       b.addEventListener("pointerdown", (ev) => {
         lastInput = "pointer";
-        if (b.getAttribute("aria-disabled") === "false" && (ev.pointerType !== "mouse" || ev.button === 0)) el.onDrag(t, ev);
+        if (b.getAttribute("aria-disabled") === "false" && (ev.pointerType !== "mouse" || ev.button === 0)) el.onDrag(type, ev);
       });
-      b.addEventListener("click", () => el.onPick(t, lastInput === "key"));
+      b.addEventListener("click", () => el.onPick(type, lastInput === "key"));
       el.appendChild(b);
     }
   }
   for (const b of el.children) {
-    const t = b.dataset.type;
+    const type = b.dataset.type;
     if (b.dataset.colour !== colour) {
       b.textContent = "";
-      b.appendChild(pieceIcon(t, colour));
+      b.appendChild(pieceIcon(type, colour));
       const count = document.createElement("span");
       count.className = "count";
       b.appendChild(count);
       b.dataset.colour = colour;
     }
-    const n = pos.reserve[colour][t];
-    b.querySelector(".count").textContent = `${t} ×${n}`;
-    b.setAttribute("aria-label", `${colour} ${t} (${TYPE_NAMES[t]}): ${n} left`);
-    b.setAttribute("aria-disabled", String(!canPlace(t)));
-    b.setAttribute("aria-pressed", String(pressed(t)));
+    const n = pos.reserve[colour][type];
+    b.querySelector(".count").textContent = `${type} ×${n}`;
+    b.setAttribute("aria-label", t("game.reserve.piece", { side: sideName(colour), type, name: t(`common.piece.${type}`), count: n }));
+    b.setAttribute("aria-disabled", String(!canPlace(type)));
+    b.setAttribute("aria-pressed", String(pressed(type)));
     b.classList.toggle("empty", n === 0);
     b.tabIndex = mine ? 0 : -1;
   }

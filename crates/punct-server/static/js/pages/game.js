@@ -4,13 +4,15 @@
 
 import { $, el } from "../dom.js";
 import { createBoard } from "../board/board.js";
-import { cap, fmtClock, moveLabel, other } from "../format.js";
+import { fmtClock, moveLabel, other, outcomeText, sideName } from "../format.js";
 import { cellName } from "../geometry.js";
+import { t } from "../i18n.js";
 import { indexMoves } from "../moves.js";
 import { api } from "../net.js";
 import { describeStack, parsePosition, topAt } from "../position.js";
 import { GameSocket } from "../socket.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
+import { refusalText } from "../game/refusal.js";
 import { renderReserve } from "../game/reserve.js";
 import { follow } from "../game/replay.js";
 import { downloadRecord, playOn } from "./import.js";
@@ -63,12 +65,12 @@ function outcome() { return g.state ? g.state.outcome : g.replay && g.replay.out
 /** Why the player cannot act now, or null when they can. */
 function cannotAct() {
   const s = g.state;
-  if (!s) return "This is a review: there is no live game to play in. Use “Play on from here” to play from this position.";
-  if (s.outcome) return `The game is over: ${s.outcome.text}.`;
-  if (!s.you.length) return "You are watching this game.";
-  if (seatsOpen()) return "The game starts when your friend opens the link.";
-  if (!s.you.includes(s.turn)) return `It is ${s.turn}'s turn${s.thinking ? " — the computer is thinking" : ""}.`;
-  if (g.viewPly !== null) return "You are looking at an earlier position: press End (or ▶|) to return to the live game.";
+  if (!s) return t("game.why.review");
+  if (s.outcome) return t("game.why.over", { outcome: outcomeText(s.outcome) });
+  if (!s.you.length) return t("game.watching");
+  if (seatsOpen()) return t("game.why.waiting");
+  if (!s.you.includes(s.turn)) return t(s.thinking ? "game.why.thinking" : "game.why.theirTurn", { side: sideName(s.turn) });
+  if (g.viewPly !== null) return t("game.why.earlier");
   return null;
 }
 
@@ -185,7 +187,7 @@ async function refreshLegal() {
 
 async function act(fields) {
   say("");
-  if (!g.socket) { say(cannotAct() || "Not connected."); return; }
+  if (!g.socket) { say(cannotAct() || t("game.notConnected")); return; }
   try { await g.socket.act(fields); }
   catch (e) { say(e.message); }
 }
@@ -196,7 +198,7 @@ function sendMove(text) { act({ action: "move", move: text }); }
 async function explain(move, fallback) {
   try {
     const r = await api("GET", `/api/legal?position=${encodeURIComponent(g.state.position)}&move=${encodeURIComponent(move)}`);
-    if (!r.legal) say((fallback && fallback(r.reason)) || `${move} is not allowed: ${r.reason}.`);
+    if (!r.legal) say((fallback && fallback(r)) || t("game.notAllowed", { move, reason: refusalText(r) }));
   } catch (e) { say(e.message); }
 }
 
@@ -206,19 +208,19 @@ function refused(what) {
   const pos = read(shownText());
   const top = topAt(pos, what.key);
   if (why) { if (g.state && g.state.you.length) say(why); else if (!g.state) say(why); return; }
-  if (top.colour !== g.state.turn) { say(`That is ${top.colour}'s piece: pick one of yours, or a piece from your reserve.`); return; }
+  if (top.colour !== g.state.turn) { say(t("game.theirPiece", { side: sideName(top.colour) })); return; }
   const at = cellName(top.c, top.r);
-  explain(`${at}-${at}:${top.rot}`, (reason) => reason.includes("cannot move") ? `${cap(reason)}.` : `Your piece on ${at} has no legal move.`);
+  explain(`${at}-${at}:${top.rot}`, (r) => (r.why && r.why.code === "frozen" ? t("game.frozen", { cell: at, above: r.why.above }) : t("game.noMove", { cell: at })));
 }
 
 function pickReserve(colour, type, byKeyboard) {
   const s = g.state;
-  if (!(s && s.you.includes(colour))) { say(s && s.you.length ? `Those are ${colour}'s pieces.` : (s ? "You are watching this game." : cannotAct())); return; }
+  if (!(s && s.you.includes(colour))) { say(s && s.you.length ? t("game.theirPieces", { side: sideName(colour) }) : (s ? t("game.watching") : cannotAct())); return; }
   const why = cannotAct();
   if (why) { say(why); return; }
-  if (read(s.position).reserve[s.turn][type] <= 0) { say(`You have no ${type} piece left in your reserve.`); return; }
-  if (!g.legalIndex) { say("Fetching the legal moves…"); return; }
-  if (!g.legalIndex.place[type]) { say(`A ${type} piece fits nowhere on the board now.`); return; }
+  if (read(s.position).reserve[s.turn][type] <= 0) { say(t("game.noneLeft", { type })); return; }
+  if (!g.legalIndex) { say(t("game.fetchingLegal")); return; }
+  if (!g.legalIndex.place[type]) { say(t("game.fitsNowhere", { type })); return; }
   say("");
   board.pick(type, byKeyboard);
 }
@@ -229,7 +231,7 @@ function render() {
   const missing = g.missing;
   $("game-missing").hidden = !missing;
   $("game-body").hidden = missing;
-  if (missing) { document.title = "No such game — PÜNCT"; return; }
+  if (missing) { document.title = t("game.missing.pageTitle"); return; }
   const text = shownText();
   if (!text) return;
   const pos = read(text);
@@ -251,6 +253,13 @@ function render() {
   if (analysisOn() && !analysisRefused()) analysis.want(text);
 }
 
+/** A seat's name as shown: the player's, and whether the seat is open or the viewer's. */
+function seatName(s, colour) {
+  const seat = s.seats[colour];
+  const name = seat.open ? t("game.seat.open", { name: seat.name }) : seat.name;
+  return s.you.includes(colour) ? t("game.seat.you", { name }) : name;
+}
+
 function renderPanel(pos) {
   const s = g.state;
   const live = !!s;
@@ -258,23 +267,24 @@ function renderPanel(pos) {
   const them = other(me);
   for (const colour of ["white", "black"]) {
     const box = $(`p-${colour}`);
-    box.querySelector(".name").textContent = s ? `${s.seats[colour].name}${s.seats[colour].open ? " (seat open)" : ""}${s.you.includes(colour) ? " — you" : ""}` : cap(colour);
+    box.querySelector(".name").textContent = s ? seatName(s, colour) : sideName(colour);
     box.classList.toggle("to-move", pos.turn === colour && !(atEnd() && outcome()));
   }
   updateClocks();
   let status;
   const out = outcome();
-  if (g.viewPly !== null && !atEnd()) status = `Reviewing: position after ${shownPly()} of ${allMoves().length} moves — End or ▶| returns to the ${live ? "live game" : "last position"}.`;
-  else if (out) status = `${cap(out.text)} (${out.result}).`;
-  else if (!live) status = `Imported game: ${pos.turn} to move.`;
-  else if (seatsOpen()) status = s.you.length ? "Waiting for your friend to open the link…" : "Waiting for a second player.";
-  else if (s.thinking) status = `${cap(pos.turn)} to move — the computer is thinking…`;
-  else status = `${cap(pos.turn)} to move${myTurn() ? " — your turn" : ""}.`;
+  const side = sideName(pos.turn);
+  if (g.viewPly !== null && !atEnd()) status = t(live ? "game.status.reviewingLive" : "game.status.reviewing", { ply: shownPly(), total: allMoves().length });
+  else if (out) status = t("game.status.over", { outcome: outcomeText(out), result: out.result });
+  else if (!live) status = t("game.status.imported", { side });
+  else if (seatsOpen()) status = t(s.you.length ? "game.status.waitingFriend" : "game.status.waitingSecond");
+  else if (s.thinking) status = t("game.status.thinking", { side });
+  else status = t(myTurn() ? "game.status.yourTurn" : "game.status.toMove", { side });
   $("status").textContent = status;
   $("status").classList.toggle("over", !!out && atEnd());
   $("watching").hidden = !(s && !s.you.length);
-  $("centre").textContent = pos.variant === "standard" ? `Central hexagon: white ${pos.centre.white}, black ${pos.centre.black} (of 19)` : "Basic game";
-  document.title = myTurn() && g.viewPly === null ? "● Your turn — PÜNCT" : "PÜNCT";
+  $("centre").textContent = pos.variant === "standard" ? t("game.centre", pos.centre) : t("game.basic");
+  document.title = myTurn() && g.viewPly === null ? t("game.yourTurnTitle") : "PÜNCT";
 
   const held = board.held();
   for (const [colour, id] of [[me, "reserve-me"], [them, "reserve-them"]]) {
@@ -287,8 +297,8 @@ function renderPanel(pos) {
     });
   }
   const holds = (c) => s && s.you.includes(c);
-  $("reserve-me-title").textContent = `${cap(me)}'s reserve${holds(me) ? " (you)" : ""}`;
-  $("reserve-them-title").textContent = `${cap(them)}'s reserve${holds(them) ? " (you)" : ""}`;
+  $("reserve-me-title").textContent = t(holds(me) ? "game.reserve.yours" : "game.reserve", { side: sideName(me) });
+  $("reserve-them-title").textContent = t(holds(them) ? "game.reserve.yours" : "game.reserve", { side: sideName(them) });
 
   const hand = !!held.hand;
   for (const id of ["rot-left", "rot-right", "cancel-sel"]) $(id).disabled = !hand;
@@ -299,17 +309,17 @@ function renderPanel(pos) {
   if (s && !s.outcome) {
     const mine = s.you;
     const button = (label, action, id) => el("button", { type: "button", id, text: label, onclick: () => act({ action }) });
-    if (s.draw_offer && mine.length && !mine.includes(s.draw_offer)) offers.append(`${cap(s.draw_offer)} offers a draw. `, button("Accept draw", "offer_draw", "accept-draw"), button("Decline", "decline_draw", "decline-draw"));
-    else if (s.draw_offer) offers.append(`${cap(s.draw_offer)} offered a draw; waiting for an answer.`);
-    if (s.takeback_request && mine.length && !mine.includes(s.takeback_request)) offers.append(`${cap(s.takeback_request)} asks to take back their last move. `, button("Allow", "takeback", "allow-takeback"), button("Decline", "decline_takeback", "decline-takeback"));
-    else if (s.takeback_request) offers.append(`${cap(s.takeback_request)} asked to take back a move; waiting for an answer.`);
+    if (s.draw_offer && mine.length && !mine.includes(s.draw_offer)) offers.append(t("game.offer.draw", { side: sideName(s.draw_offer) }) + " ", button(t("game.offer.acceptDraw"), "offer_draw", "accept-draw"), button(t("game.offer.decline"), "decline_draw", "decline-draw"));
+    else if (s.draw_offer) offers.append(t("game.offer.drawSent", { side: sideName(s.draw_offer) }));
+    if (s.takeback_request && mine.length && !mine.includes(s.takeback_request)) offers.append(t("game.offer.takeback", { side: sideName(s.takeback_request) }) + " ", button(t("game.offer.allow"), "takeback", "allow-takeback"), button(t("game.offer.decline"), "decline_takeback", "decline-takeback"));
+    else if (s.takeback_request) offers.append(t("game.offer.takebackSent", { side: sideName(s.takeback_request) }));
   }
   const seated = !!(s && s.you.length && !s.outcome);
   $("actions").hidden = !seated;
   $("move-form").hidden = !seated;
   $("move-text").disabled = !myTurn();
   $("offer-draw").hidden = !!(s && s.mode === "computer");
-  $("offer-draw").textContent = s && s.mode === "local" ? "Agree a draw" : "Offer draw";
+  $("offer-draw").textContent = t(s && s.mode === "local" ? "game.agreeDraw" : "game.offerDraw");
   const share = $("share");
   share.hidden = !(s && s.mode === "friend" && seatsOpen() && s.you.length);
   if (!share.hidden) $("share-link").value = `${location.origin}/g/${s.id}#invite=${s.invite}`;
@@ -326,7 +336,7 @@ function renderMoveList(list, listKey, startPly) {
   list.textContent = "";
   allMoves().forEach((m, i) => {
     const ply = startPly + i;
-    const b = el("button", { type: "button", text: m, "aria-label": `move ${moveLabel(ply)} ${ply % 2 === 0 ? "white" : "black"}: ${m}`, onclick: () => review(i + 1) });
+    const b = el("button", { type: "button", text: m, "aria-label": t("game.moveLabel", { number: moveLabel(ply), side: sideName(ply % 2 === 0 ? "white" : "black"), move: m }), onclick: () => review(i + 1) });
     if (i + 1 === shownPly()) { b.classList.add("current"); b.setAttribute("aria-current", "step"); }
     list.appendChild(el("li", { "data-n": moveLabel(ply), class: ply % 2 === 0 ? "w" : "b" }, b));
   });
@@ -366,7 +376,7 @@ const analysisOn = () => $("analysis-on").checked;
 // everyone once the game is over).
 function analysisRefused() {
   const s = g.state;
-  return s && !s.outcome && s.mode === "friend" && s.you.length ? "Analysis is not available to the players while a game between people is running." : null;
+  return s && !s.outcome && s.mode === "friend" && s.you.length ? t("game.analysis.refused") : null;
 }
 function renderAnalysis(pos) {
   const on = analysisOn();
@@ -376,7 +386,7 @@ function renderAnalysis(pos) {
   if (!on) { box.textContent = ""; return; }
   if (refused) { box.textContent = refused; return; }
   const r = analysis.resultFor(pos.text);
-  if (!r) { box.textContent = analysis.error() || "Thinking…"; return; }
+  if (!r) { box.textContent = analysis.error() || t("game.analysis.thinking"); return; }
   const { text, white } = describeAnalysis(r, pos);
   box.textContent = text;
   if (white !== null) $("evalbar-white").style.width = `${(white * 100).toFixed(0)}%`;
@@ -407,11 +417,11 @@ export function setUpGamePage() {
   $("analysis-on").addEventListener("change", () => { analysis.reset(); render(); });
 
   let resignTimer = null;
-  const disarm = () => { clearTimeout(resignTimer); $("resign").textContent = "Resign"; $("resign").classList.remove("primary"); $("resign-no").hidden = true; };
+  const disarm = () => { clearTimeout(resignTimer); $("resign").textContent = t("game.resign"); $("resign").classList.remove("primary"); $("resign-no").hidden = true; };
   $("resign").addEventListener("click", () => {
     if ($("resign-no").hidden) {
       // A second click within a few seconds confirms: a misclick costs nothing.
-      $("resign").textContent = "Really resign?";
+      $("resign").textContent = t("game.resignReally");
       $("resign").classList.add("primary");
       $("resign-no").hidden = false;
       resignTimer = setTimeout(disarm, 6000);
@@ -454,8 +464,8 @@ export function setUpGamePage() {
     const keys = {
       ArrowLeft: () => review(shownPly() - 1), ArrowRight: () => review(shownPly() + 1),
       Home: () => review(0), End: () => review(n),
-      r: () => board.turn(1) || say("Pick a piece first: one from your reserve or one of yours on the board."),
-      R: () => board.turn(-1) || say("Pick a piece first: one from your reserve or one of yours on the board."),
+      r: () => board.turn(1) || say(t("game.pickFirst")),
+      R: () => board.turn(-1) || say(t("game.pickFirst")),
       // With a piece in hand, ↑/↓ step through the cells where it may go.
       ArrowUp: () => board.stepTarget(-1), ArrowDown: () => board.stepTarget(1),
       Escape: () => { board.cancel(); disarm(); },

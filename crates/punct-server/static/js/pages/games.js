@@ -3,15 +3,15 @@
 
 import { $, el } from "../dom.js";
 import { ago } from "../format.js";
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { navigate } from "../nav.js";
 
-const MODES = { computer: "against the computer", local: "on one screen", friend: "online" };
-
 function item(g) {
   const a = el("a", { href: `/g/${g.id}`, text: `${g.white} – ${g.black}`, onclick: (ev) => { ev.preventDefault(); navigate({ page: "game", id: g.id }); } });
-  const state = g.live ? "live" : (g.moves === 0 && g.result === "*" ? "aborted" : g.result);
-  return el("li", {}, a, el("span", { class: "meta", text: ` — ${state}, ${g.moves} moves, ${MODES[g.mode] || g.mode}, ${ago(g.updated_ms)}` }));
+  const state = g.live ? t("games.state.live") : (g.moves === 0 && g.result === "*" ? t("games.state.aborted") : g.result);
+  const mode = t(`games.mode.${g.mode}`);
+  return el("li", {}, a, el("span", { class: "meta", text: ` — ${state}, ${t("games.moves", { count: g.moves })}, ${mode}, ${ago(g.updated_ms)}` }));
 }
 
 function fill(lists, games, none) {
@@ -27,8 +27,8 @@ export async function loadGames() {
   const live = [$("live-list")], done = [$("game-list")];
   try {
     const { games } = await api("GET", "/api/games");
-    fill(live, games.filter((g) => g.live), "No live games right now.");
-    fill(done, games.filter((g) => !g.live), "No finished games yet.");
+    fill(live, games.filter((g) => g.live), t("games.noneLive"));
+    fill(done, games.filter((g) => !g.live), t("games.noneFinished"));
   } catch (e) {
     for (const list of [...live, ...done]) { list.textContent = ""; list.append(el("li", { class: "error", text: e.message })); }
   }

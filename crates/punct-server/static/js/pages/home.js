@@ -6,7 +6,7 @@
 import { $, el } from "../dom.js";
 import { drawBoardPiece, drawStatic } from "../board/draw.js";
 import { createBoard } from "../board/board.js";
-import { LEVEL_NAMES } from "../format.js";
+import { LEVEL_NAMES, levelName } from "../format.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { parsePosition } from "../position.js";
@@ -48,10 +48,10 @@ const onHome = () => routeOf(location.pathname).page === "home";
 /** Fills the level menus and wires the home page's controls once. */
 export function setUpHomePage() {
   for (const sel of [$("level-select"), $("import-level"), $("play-from-level")]) {
-    LEVEL_NAMES.forEach((name, i) => {
+    LEVEL_NAMES.forEach((_, i) => {
       const o = document.createElement("option");
       o.value = i + 1;
-      o.textContent = `${i + 1} – ${name}`;
+      o.textContent = `${i + 1} – ${levelName(i + 1)}`;
       o.selected = i === 2;
       sel.appendChild(o);
     });

@@ -5,6 +5,7 @@
 
 import { $, el } from "../dom.js";
 import { api } from "../net.js";
+import { t } from "../i18n.js";
 import { navigate } from "../nav.js";
 import { parsePosition } from "../position.js";
 
@@ -29,7 +30,7 @@ export async function downloadRecord(replay) {
 /** A new game against the computer from `start` (a record or position), as `colour` or as the side to move there. */
 export async function playOn(start, level, colour) {
   const { games } = await importText(start);
-  if (!games.length) throw new Error("Nothing to play on from: no game could be read.");
+  if (!games.length) throw new Error(t("import.nothingToPlay"));
   const last = games[0].positions[games[0].positions.length - 1];
   const turn = parsePosition(last).turn;
   await createGame({ mode: "computer", level, colour: colour || turn, start: games[0].record || start });
@@ -52,13 +53,14 @@ function showGames({ games, skipped }, source) {
   list.textContent = "";
   $("import-result").hidden = games.length < 2 && !skipped.length;
   for (const [i, game] of games.entries()) {
-    const title = game.name || `Game ${i + 1}`;
-    const detail = `${game.moves.length} moves${game.outcome ? `, ${game.outcome.result}` : ""}`;
+    const title = game.name || t("import.game", { n: i + 1 });
+    const moves = t("games.moves", { count: game.moves.length });
+    const detail = game.outcome ? `${moves}, ${game.outcome.result}` : moves;
     list.append(el("li", {}, el("a", { href: `/analysis#${new URLSearchParams({ text: analysisText(game, source) })}`, text: title, onclick: (ev) => { ev.preventDefault(); navigate({ page: "analysis", text: analysisText(game, source) }); } }), ` — ${detail}`));
   }
   const bad = $("import-skipped");
   bad.textContent = "";
-  for (const s of skipped) bad.append(el("li", { text: `Game ${s.game} was not read: ${s.reason}` }));
+  for (const s of skipped) bad.append(el("li", { text: t("import.skipped", { n: s.game, reason: s.reason }) }));
 }
 
 /** Wires the import page's controls once. */
@@ -74,9 +76,9 @@ export function setUpImportPage() {
   const read = async () => {
     error("");
     const source = file || $("import-text").value;
-    if (!file && !source.trim()) throw new Error("Paste a record or a position, or open a file, first.");
+    if (!file && !source.trim()) throw new Error(t("import.empty"));
     const imported = await importText(source);
-    if (!imported.games.length) throw new Error(imported.skipped.length ? `No game could be read: ${imported.skipped[0].reason}` : "No game could be read.");
+    if (!imported.games.length) throw new Error(imported.skipped.length ? t("import.noGameBecause", { reason: imported.skipped[0].reason }) : t("import.noGame"));
     return { ...imported, source: typeof source === "string" ? source : "" };
   };
   $("import-review").addEventListener("click", async () => {
