@@ -13,6 +13,9 @@ import { GameSocket } from "../socket.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
 import { renderReserve } from "../game/reserve.js";
 import { follow } from "../game/replay.js";
+import { carryToken, rematchMade, renderRematch } from "../game/rematch.js";
+import { setUpSounds, soundOnClock, soundOnState } from "../game/sounds.js";
+import { navigate } from "../nav.js";
 import { downloadRecord, playOn } from "./import.js";
 
 const g = {
@@ -146,6 +149,7 @@ document.addEventListener("visibilitychange", () => { if (document.visibilitySta
 
 function applyState(state, full) {
   if (g.state && (state.seq < g.state.seq || (state.seq === g.state.seq && !full))) return;
+  const prev = g.state;
   g.state = state;
   g.clockAt = performance.now();
   if (g.replay) g.replay = follow(g.replay, state);
@@ -153,6 +157,9 @@ function applyState(state, full) {
   if (g.viewPly !== null && !g.replay) fetchReplay();
   render();
   refreshLegal();
+  soundOnState(prev, state);
+  const rematch = rematchMade(prev, state);
+  if (rematch) { carryToken(localStorage, state.id, rematch); navigate(`/g/${rematch}`); }
 }
 
 /** The positions of the live game, fetched when a review needs them. */
@@ -310,6 +317,7 @@ function renderPanel(pos) {
   $("move-text").disabled = !myTurn();
   $("offer-draw").hidden = !!(s && s.mode === "computer");
   $("offer-draw").textContent = s && s.mode === "local" ? "Agree a draw" : "Offer draw";
+  renderRematch($("rematch"), s, act);
   const share = $("share");
   share.hidden = !(s && s.mode === "friend" && seatsOpen() && s.you.length);
   if (!share.hidden) $("share-link").value = `${location.origin}/g/${s.id}#invite=${s.invite}`;
@@ -347,6 +355,7 @@ function updateClocks() {
     if (s.clock.running === colour && !s.outcome) ms -= performance.now() - g.clockAt;
     c.textContent = fmtClock(Math.max(0, ms));
     c.classList.toggle("low", s.clock.running === colour && ms < 20000);
+    soundOnClock(s, colour, ms);
   }
 }
 setInterval(() => { if (g.state) updateClocks(); }, 200);
@@ -392,6 +401,7 @@ export function setUpGamePage() {
     inspect: (k, hint = "") => { $("stack-info").textContent = describeStack(read(shownText()), k) + hint; },
     change: () => { if (shownText()) renderPanel(read(shownText())); },
   });
+  setUpSounds($("sound"));
   $("rot-left").addEventListener("click", () => board.turn(-1));
   $("rot-right").addEventListener("click", () => board.turn(1));
   $("put-down").addEventListener("click", () => board.putDown());

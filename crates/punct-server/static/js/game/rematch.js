@@ -1,0 +1,46 @@
+// The rematch after a game: asked for with one button; against the computer and on one screen
+// the new game starts at once, between people the other side accepts or declines. When the
+// rematch is made, both pages go to it: each person keeps their seat token for it.
+
+import { el } from "../dom.js";
+import { t } from "../i18n.js";
+
+/**
+ * Shows the rematch controls of state `s` in `box` (nothing unless the game is over and the
+ * page holds a seat); `act(fields)` sends an action.
+ */
+export function renderRematch(box, s, act) {
+  box.textContent = "";
+  box.hidden = !(s && s.outcome && s.you.length);
+  if (box.hidden) return;
+  const button = (label, action, id, primary = false) =>
+    el("button", { type: "button", id, class: primary ? "primary" : "", text: label, onclick: () => act({ action }) });
+  if (s.rematch) {
+    box.append(el("a", { href: `/g/${s.rematch}`, id: "rematch-link", text: t("play.rematch_open") }));
+  } else if (s.rematch_offer && !s.you.includes(s.rematch_offer)) {
+    box.append(
+      el("span", { text: t("play.rematch_offered") }), " ",
+      button(t("play.rematch_accept"), "rematch", "accept-rematch", true),
+      button(t("play.rematch_decline"), "decline_rematch", "decline-rematch"),
+    );
+  } else if (s.rematch_offer) {
+    box.append(el("span", { text: t("play.rematch_waiting") }));
+  } else {
+    box.append(button(t("play.rematch"), "rematch", "rematch", true));
+  }
+}
+
+/**
+ * The id of the rematch that state `s` shows was just made (`prev`, the state before it of
+ * the same game, had none), or null: the page then goes to it.
+ */
+export function rematchMade(prev, s) {
+  if (!prev || !s || prev.id !== s.id || prev.rematch || !s.rematch || !s.you.length) return null;
+  return s.rematch;
+}
+
+/** Keeps the seat token of game `from` for its rematch `to` (the same seat holder plays on). */
+export function carryToken(storage, from, to) {
+  const token = storage.getItem(`punct.token.${from}`);
+  if (token && !storage.getItem(`punct.token.${to}`)) storage.setItem(`punct.token.${to}`, token);
+}
