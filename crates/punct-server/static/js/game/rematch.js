@@ -26,7 +26,7 @@ export function renderRematch(box, s, act) {
   } else if (s.rematch_offer) {
     box.append(el("span", { text: t("play.rematch_waiting") }));
   } else {
-    box.append(button(t("play.rematch"), "rematch", "rematch", true));
+    box.append(button(t("play.rematch"), "rematch", "offer-rematch", true));
   }
 }
 

@@ -1,7 +1,7 @@
 // The game page's sounds (sound.js) and their switch in the game's bar: a toggle button,
 // pressed while the sounds are on.
 
-import { el } from "../dom.js";
+import { svg } from "../board/svg.js";
 import { t } from "../i18n.js";
 import { createSounds, lowTimeDue, soundFor } from "../sound.js";
 
@@ -14,11 +14,20 @@ export function setUpSounds(button) {
   const show = () => {
     const on = !sounds.muted();
     button.setAttribute("aria-pressed", String(on));
-    button.replaceChildren(el("span", { "aria-hidden": "true", text: on ? "🔊 " : "🔇 " }), t("play.sound"));
+    button.replaceChildren(speaker(on), t("play.sound"));
   };
   button.addEventListener("click", () => { sounds.setMuted(!sounds.muted()); show(); });
   show();
   for (const type of ["pointerdown", "keydown"]) window.addEventListener(type, () => sounds.allow(), { once: true, capture: true });
+}
+
+/** A loudspeaker, with sound waves when on and a cross when off. */
+function speaker(on) {
+  const icon = svg("svg", { viewBox: "0 0 24 24", width: "18", height: "18", "aria-hidden": "true", class: "speaker" });
+  svg("path", { d: "M3 9h4l5-4v14l-5-4H3z", fill: "currentColor" }, icon);
+  const mark = on ? "M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13" : "M16 9l6 6M22 9l-6 6";
+  svg("path", { d: mark, fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" }, icon);
+  return icon;
 }
 
 /** Sounds what changed from state `prev` to `state` of the game shown. */
