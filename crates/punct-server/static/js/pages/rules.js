@@ -12,6 +12,8 @@ export async function loadRules() {
     const html = await api("GET", "/api/rules");
     // The server's own rendering of the project's rules file (no user content).
     $("rules-text").innerHTML = html;
+    // Drawings wider than a phone scroll sideways: the keyboard must reach them too.
+    for (const pre of $("rules-text").querySelectorAll("pre")) pre.tabIndex = 0;
     loaded = true;
   } catch (e) { $("rules-text").textContent = e.message; }
 }
