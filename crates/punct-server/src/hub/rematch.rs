@@ -31,7 +31,7 @@ impl Hub {
         }
         match room.rematch_step(colours)? {
             // Asked again, or by both sides at once: the rematch is made once.
-            RematchStep::Exists(_) => Ok(room.seq),
+            RematchStep::Exists => Ok(room.seq),
             RematchStep::Offer => {
                 self.apply(cell, room, |r| r.act(colours, &Action::Rematch, now))
                     .await?;

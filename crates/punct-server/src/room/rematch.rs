@@ -12,8 +12,8 @@ use crate::error::Error;
 /// What a request for a rematch leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RematchStep {
-    /// The rematch was made already (asked again, or both sides asked at once): its id.
-    Exists(String),
+    /// The rematch was made already (asked again, or both sides asked at once).
+    Exists,
     /// A new game is to be made now ([`Room::rematch_room`], then [`Room::record_rematch`]).
     Create,
     /// The request is an offer the opponent must accept ([`Room::act`]).
@@ -24,8 +24,8 @@ impl Room {
     /// What a rematch asked for by the holder of `colours` leads to, or why it is refused.
     pub fn rematch_step(&self, colours: &[Colour]) -> Result<RematchStep, Error> {
         let me = self.rematch_asker(colours)?;
-        if let Some(id) = &self.rematch {
-            return Ok(RematchStep::Exists(id.clone()));
+        if self.rematch.is_some() {
+            return Ok(RematchStep::Exists);
         }
         let at_once = colours.len() == 2 || self.seats[(!me).index()].computer.is_some();
         if at_once || self.rematch_offer == Some(!me) {
@@ -61,7 +61,7 @@ impl Room {
                 self.made(me, Action::Rematch, now);
                 Ok(Change::RematchOffer)
             }
-            RematchStep::Exists(_) | RematchStep::Create => Err(Error::internal(
+            RematchStep::Exists | RematchStep::Create => Err(Error::internal(
                 "a rematch to be made was handled as an offer",
             )),
         }
