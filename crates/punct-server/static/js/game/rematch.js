@@ -6,12 +6,12 @@ import { el } from "../dom.js";
 import { t } from "../i18n.js";
 
 /**
- * Shows the rematch controls of state `s` in `box` (nothing unless the game is over and the
- * page holds a seat); `act(fields)` sends an action.
+ * Shows the rematch controls of state `s` in `box` once the game is over: to the players, and
+ * to watchers the link to a rematch made; `act(fields)` sends an action.
  */
 export function renderRematch(box, s, act) {
   box.textContent = "";
-  box.hidden = !(s && s.outcome && s.you.length);
+  box.hidden = !(s && s.outcome && (s.you.length || s.rematch));
   if (box.hidden) return;
   const button = (label, action, id, primary = false) =>
     el("button", { type: "button", id, class: primary ? "primary" : "", text: label, onclick: () => act({ action }) });
