@@ -1,6 +1,6 @@
 //! The browser app after a game and around it, in headless Chromium: a rematch against the
-//! computer (the colours swapped, at once) and between two browsers (offered, accepted, both
-//! pages in the new game); moves animated on the board, the computer's reply included; the
+//! computer (the colours swapped, at once) and between two browsers (offered, declined,
+//! offered again, accepted, both pages in the new game); moves animated on the board, the computer's reply included; the
 //! sound switch kept across a reload.
 //!
 //! Screenshots go to target/screenshots. Skipped (with a message) without Chromium.
@@ -181,10 +181,23 @@ async fn rematch_between_two_browsers(driver: &Driver, base: &str) {
     )
     .await;
 
-    // White offers; Black is asked and accepts; both pages go to the same new game.
+    // White offers and Black declines: White is told, and offers again; Black accepts and
+    // both pages go to the same new game.
     a.wait(
         "the rematch button",
         "return document.getElementById('offer-rematch');",
+    )
+    .await;
+    a.click("#offer-rematch").await;
+    b.wait(
+        "the first offer",
+        "return document.getElementById('decline-rematch');",
+    )
+    .await;
+    b.click("#decline-rematch").await;
+    a.wait(
+        "word of the refusal",
+        "return document.getElementById('offer-rematch') && document.getElementById('rematch').textContent.length > document.getElementById('offer-rematch').textContent.length;",
     )
     .await;
     a.click("#offer-rematch").await;

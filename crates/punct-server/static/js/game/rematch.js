@@ -4,6 +4,10 @@
 
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
+import { navigate } from "../nav.js";
+
+/** The game whose rematch offer, made on this page, was just declined. */
+let declinedIn = null;
 
 /**
  * Shows the rematch controls of state `s` in `box` once the game is over: to the players, and
@@ -26,8 +30,27 @@ export function renderRematch(box, s, act) {
   } else if (s.rematch_offer) {
     box.append(el("span", { text: t("play.rematch_waiting") }));
   } else {
+    if (declinedIn === s.id) box.append(el("span", { text: t("play.rematch_declined") }), " ");
     box.append(button(t("play.rematch"), "rematch", "offer-rematch", true));
   }
+}
+
+/**
+ * Follows what became of a rematch from state `prev` to `s` of the game shown: goes to the
+ * rematch once it is made (the seat token carried over); returns true when the page's offer
+ * was just declined, which the rematch controls then say (the page is to be drawn again).
+ */
+export function followRematch(prev, s) {
+  const made = rematchMade(prev, s);
+  if (made) {
+    carryToken(localStorage, s.id, made);
+    navigate(`/g/${made}`);
+    return false;
+  }
+  const mine = prev && prev.id === s.id && prev.rematch_offer && s.you.includes(prev.rematch_offer);
+  if (!(mine && !s.rematch_offer && !s.rematch)) return false;
+  declinedIn = s.id;
+  return true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { carryToken, rematchMade } from "./rematch.js";
+import { carryToken, followRematch, rematchMade } from "./rematch.js";
 
 const over = { id: "a1", you: ["white"], outcome: { winner: "black" }, rematch: null, rematch_offer: null };
 
@@ -21,4 +21,11 @@ test("the seat token is carried to the rematch, never over one already held", ()
   assert.equal(store.get("punct.token.c3"), "other");
   carryToken(storage, "nope", "d4");
   assert.equal(store.has("punct.token.d4"), false);
+});
+
+test("the page whose offer was declined is told so; the other side is not", () => {
+  const offered = { ...over, rematch_offer: "white" };
+  assert.equal(followRematch(offered, { ...over }), true);
+  assert.equal(followRematch({ ...offered, rematch_offer: "black" }, { ...over }), false, "the opponent's offer");
+  assert.equal(followRematch(offered, { ...offered }), false, "still open");
 });

@@ -13,9 +13,8 @@ import { GameSocket } from "../socket.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
 import { renderReserve } from "../game/reserve.js";
 import { follow } from "../game/replay.js";
-import { carryToken, rematchMade, renderRematch } from "../game/rematch.js";
+import { followRematch, renderRematch } from "../game/rematch.js";
 import { setUpSounds, soundOnClock, soundOnState } from "../game/sounds.js";
-import { navigate } from "../nav.js";
 import { downloadRecord, playOn } from "./import.js";
 
 const g = {
@@ -158,8 +157,7 @@ function applyState(state, full) {
   render();
   refreshLegal();
   soundOnState(prev, state);
-  const rematch = rematchMade(prev, state);
-  if (rematch) { carryToken(localStorage, state.id, rematch); navigate(`/g/${rematch}`); }
+  if (followRematch(prev, state)) render();
 }
 
 /** The positions of the live game, fetched when a review needs them. */
