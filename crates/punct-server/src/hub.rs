@@ -33,6 +33,9 @@ use crate::room::{
 };
 use crate::store::{Store, WriteError};
 
+mod finished;
+mod rematch;
+
 /// Events kept for a slow watcher before it must resynchronise from a fresh state. Each
 /// holds a full state, so this bounds a game's memory as much as its watchers' patience.
 const EVENT_BUFFER: usize = 16;
@@ -135,6 +138,19 @@ pub struct SeatGrant {
     pub state: Value,
 }
 
+/// What a subscriber to a game gets ([`Hub::subscribe`]).
+pub struct Following {
+    /// The game's state as a `state` message.
+    pub state: String,
+    /// The colours the subscriber's token holds.
+    pub you: Vec<Colour>,
+    /// Every later event.
+    pub events: broadcast::Receiver<Utf8Bytes>,
+    /// The game's cell: held while the game is followed, it keeps a finished game's
+    /// channel open, so that a rematch offer still reaches the other side.
+    pub cell: Arc<RoomCell>,
+}
+
 /// The `state` message (API.md) of `room` as the holder of `you` sees it, written straight
 /// from the room.
 fn state_message(room: &Room, you: &[Colour]) -> String {
@@ -153,6 +169,10 @@ pub struct Hub {
 
 struct Inner {
     rooms: Mutex<HashMap<String, Arc<RoomCell>>>,
+    /// Finished games still in use (followed by a socket, or being asked for): every request
+    /// about one shares its cell, so that its changes (a rematch) are made one at a time
+    /// and reach its sockets.
+    finished: Mutex<finished::Finished>,
     store: Store,
     engine: EnginePool,
     metrics: Metrics,
@@ -173,6 +193,7 @@ impl Hub {
         let hub = Hub {
             inner: Arc::new(Inner {
                 rooms: Mutex::new(HashMap::new()),
+                finished: Mutex::default(),
                 metrics: Metrics::new(engine.wait_histogram()),
                 store,
                 engine,
@@ -337,15 +358,15 @@ impl Hub {
     /// The game `id`, loaded from the database if it is not in memory.
     pub async fn room(&self, id: &str) -> Result<Arc<RoomCell>, Error> {
         let found = self.rooms().get(id).cloned();
-        if let Some(cell) = found {
+        if let Some(cell) = found.or_else(|| self.finished().get(id)) {
             return Ok(cell);
         }
         let valid = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit());
         let room = if valid { self.load(id).await? } else { None };
         let room = room.ok_or_else(|| Error::not_found(format!("no game `{id}`")))?;
         if !room.is_live() {
-            // Finished games never change: serve them without keeping them in memory.
-            return Ok(RoomCell::new(room, Glance::default()));
+            // Finished games change little (a rematch): kept only while in use.
+            return Ok(self.finished().keep(room));
         }
         Ok(self.insert(room))
     }
@@ -439,6 +460,7 @@ impl Hub {
         let detail = match change {
             Change::Move => json!({ "move": room.game.moves().last().map(|m| m.to_string()) }),
             Change::Joined(colour) => json!({ "colour": colour_name(colour) }),
+            Change::Rematch => json!({ "game": room.rematch }),
             _ => Value::Null,
         };
         // The event is written once for every watcher; seat holders get their colours put
@@ -465,9 +487,10 @@ impl Hub {
         *cell.glance() = Glance::of(room, &self.inner.lifetimes);
         cell.clock_changed.notify_one();
         if !room.is_live() {
-            // A finished game changes no more: let it leave memory once its watchers go; it
-            // is read back from the database if asked for.
+            // A finished game changes little more: let it leave memory once its watchers go;
+            // it is read back from the database if asked for.
             self.rooms().remove(&room.id);
+            self.finished().hold(cell);
         }
         if room.computer_to_move().is_some() {
             tokio::spawn(self.clone().play_computer(cell.clone(), room.seq));
@@ -626,6 +649,9 @@ impl Hub {
                     outcome.unwrap_or_default()
                 )));
             }
+            None if request.action == Action::Rematch => {
+                self.rematch(&cell, &mut room, &colours, now).await?
+            }
             None => {
                 self.apply(&cell, &mut room, |r| r.act(&colours, &request.action, now))
                     .await?;
@@ -639,16 +665,17 @@ impl Hub {
     /// Subscribes to game `id`: its current state as a `state` message, the colours the
     /// holder of `token` holds, and every later event, with no gap between the state and
     /// the events (both are taken under the game's lock).
-    pub async fn subscribe(
-        &self,
-        id: &str,
-        token: Option<&str>,
-    ) -> Result<(String, Vec<Colour>, broadcast::Receiver<Utf8Bytes>), Error> {
+    pub async fn subscribe(&self, id: &str, token: Option<&str>) -> Result<Following, Error> {
         let subscribed = async {
             let cell = self.room(id).await?;
             let room = self.lock(&cell).await?;
             let you = room.holder(token);
-            Ok((state_message(&room, &you), you, cell.events.subscribe()))
+            Ok(Following {
+                state: state_message(&room, &you),
+                you,
+                events: cell.events.subscribe(),
+                cell: cell.clone(),
+            })
         };
         self.seen(Some(id), subscribed.await)
     }

@@ -28,7 +28,7 @@ const ENGINE_WAIT_BUCKETS: [f64; 12] = [
 ];
 
 /// The changes a game goes through, by their event name, in the order of [`change_slot`].
-const CHANGES: [&str; 12] = [
+const CHANGES: [&str; 15] = [
     "joined",
     "move",
     "resign",
@@ -41,6 +41,9 @@ const CHANGES: [&str; 12] = [
     "timeout",
     "aborted",
     "abandoned",
+    "rematch_offer",
+    "rematch_declined",
+    "rematch",
 ];
 
 fn change_slot(change: Change) -> usize {
@@ -57,6 +60,9 @@ fn change_slot(change: Change) -> usize {
         Change::Timeout => 9,
         Change::Aborted => 10,
         Change::Abandoned => 11,
+        Change::RematchOffer => 12,
+        Change::RematchDeclined => 13,
+        Change::Rematch => 14,
     }
 }
 
@@ -270,6 +276,9 @@ mod tests {
             Change::Timeout,
             Change::Aborted,
             Change::Abandoned,
+            Change::RematchOffer,
+            Change::RematchDeclined,
+            Change::Rematch,
         ];
         for change in all {
             assert_eq!(CHANGES[change_slot(change)], change.name());

@@ -17,6 +17,7 @@
 //! or when it has sent nothing, not even a pong to the server's pings, for
 //! [`WsLimits::silence_timeout`].
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Extension;
@@ -35,7 +36,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::api::bearer;
 use crate::api_error::ApiError;
 use crate::error::Error;
-use crate::hub::Hub;
+use crate::hub::{Following, Hub, RoomCell};
 use crate::room::{Request, colour_name};
 
 /// What one socket may send and how long it may keep quiet (from [`crate::Config`]).
@@ -152,21 +153,29 @@ struct Session {
     /// `"you":[…]` with the token's colours, or empty for a watcher.
     you: String,
     events: Receiver<Utf8Bytes>,
-    /// Once a game is over its channel closes (the game leaves memory); the socket stays
-    /// open for pings and syncs, so that pages do not reconnect again and again.
+    /// Held so that the game's channel stays open while the socket follows it.
+    _cell: Arc<RoomCell>,
+    /// Once a game's channel closes the socket stays open for pings and syncs, so that
+    /// pages do not reconnect again and again.
     live: bool,
 }
 
 impl Session {
     /// Follows game `id` for `token`; returns the session and its first state message.
     async fn open(hub: Hub, id: String, token: Option<String>) -> Result<(Session, String), Error> {
-        let (state, you, events) = hub.subscribe(&id, token.as_deref()).await?;
+        let Following {
+            state,
+            you,
+            events,
+            cell,
+        } = hub.subscribe(&id, token.as_deref()).await?;
         let session = Session {
             hub,
             id,
             token,
             you: you_field(you),
             events,
+            _cell: cell,
             live: true,
         };
         Ok((session, state))
@@ -175,10 +184,16 @@ impl Session {
     /// Speaks for `token` from now on: the state and the events that follow it are seen
     /// with its seat.
     async fn hello(&mut self, token: Option<String>) -> Result<String, Error> {
-        let (state, you, events) = self.hub.subscribe(&self.id, token.as_deref()).await?;
+        let Following {
+            state,
+            you,
+            events,
+            cell,
+        } = self.hub.subscribe(&self.id, token.as_deref()).await?;
         self.token = token;
         self.you = you_field(you);
         self.events = events;
+        self._cell = cell;
         self.live = true;
         Ok(state)
     }

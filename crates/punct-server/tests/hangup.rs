@@ -354,7 +354,7 @@ async fn an_action_whose_caller_hangs_up_is_done_whole_or_not_at_all() {
             let (id, token) = prepare(&s, &case).await;
             let before = settled(&s, &id).await;
             let seq = before["seq"].as_u64().unwrap();
-            let (_, _, mut watcher) = s.hub.subscribe(&id, None).await.unwrap();
+            let mut watcher = s.hub.subscribe(&id, None).await.unwrap().events;
             let request = Request {
                 action: case.action.clone().unwrap_or(Action::Resign),
                 seq: Some(seq),

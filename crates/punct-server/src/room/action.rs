@@ -23,6 +23,11 @@ pub enum Action {
     Takeback,
     /// Turn down the opponent's takeback request.
     DeclineTakeback,
+    /// Once the game is over: ask for a new game with the colours swapped, or accept the
+    /// opponent's offer of one (at once against the computer and on one screen).
+    Rematch,
+    /// Turn down the opponent's rematch offer.
+    DeclineRematch,
 }
 
 impl Action {
@@ -91,6 +96,8 @@ enum ActionKind {
     DeclineDraw,
     Takeback,
     DeclineTakeback,
+    Rematch,
+    DeclineRematch,
 }
 
 impl TryFrom<ActionFields> for Action {
@@ -122,6 +129,8 @@ impl TryFrom<ActionFields> for Request {
             ActionKind::DeclineDraw => Action::DeclineDraw,
             ActionKind::Takeback => Action::Takeback,
             ActionKind::DeclineTakeback => Action::DeclineTakeback,
+            ActionKind::Rematch => Action::Rematch,
+            ActionKind::DeclineRematch => Action::DeclineRematch,
         };
         match fields.text {
             Some(_) => Err("only a `move` action has the field `move`"),
@@ -139,6 +148,8 @@ impl From<Action> for ActionFields {
             Action::DeclineDraw => (ActionKind::DeclineDraw, None),
             Action::Takeback => (ActionKind::Takeback, None),
             Action::DeclineTakeback => (ActionKind::DeclineTakeback, None),
+            Action::Rematch => (ActionKind::Rematch, None),
+            Action::DeclineRematch => (ActionKind::DeclineRematch, None),
         };
         ActionFields {
             action,
@@ -187,6 +198,12 @@ pub enum Change {
     Aborted,
     /// Nobody played on for a long time.
     Abandoned,
+    /// A side offered a rematch of the finished game.
+    RematchOffer,
+    /// The rematch offer was turned down.
+    RematchDeclined,
+    /// The rematch was agreed: the new game exists.
+    Rematch,
 }
 
 impl Change {
@@ -205,6 +222,9 @@ impl Change {
             Change::Timeout => "timeout",
             Change::Aborted => "aborted",
             Change::Abandoned => "abandoned",
+            Change::RematchOffer => "rematch_offer",
+            Change::RematchDeclined => "rematch_declined",
+            Change::Rematch => "rematch",
         }
     }
 }

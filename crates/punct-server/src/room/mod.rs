@@ -4,6 +4,7 @@
 
 mod action;
 mod expiry;
+mod rematch;
 mod seat;
 mod stored;
 #[cfg(test)]
@@ -17,6 +18,7 @@ use punct_core::{Colour, Game, Move, Outcome, PlayError, Termination};
 
 pub use action::{Action, Change, Made, Request};
 pub use expiry::Lifetimes;
+pub use rematch::RematchStep;
 pub use seat::{Mode, Seat};
 pub use stored::{PendingMove, Stored, Summary};
 pub use view::JSON_CAPACITY;
@@ -43,6 +45,10 @@ pub struct Room {
     pub draw_offer: Option<Colour>,
     /// The side that asked for a takeback, until answered or a move is made.
     pub takeback_request: Option<Colour>,
+    /// The side that offered a rematch of the finished game, until answered.
+    pub rematch_offer: Option<Colour>,
+    /// The id of the rematch, once it was made.
+    pub rematch: Option<String>,
     /// Number of changes so far; every broadcast carries it.
     pub seq: u64,
     /// Creation time, ms since the epoch.
@@ -134,6 +140,8 @@ impl Room {
             clock,
             draw_offer: None,
             takeback_request: None,
+            rematch_offer: None,
+            rematch: None,
             seq: 1,
             created_ms: now,
             updated_ms: now,
@@ -291,6 +299,11 @@ impl Room {
                 "this token holds no seat in this game (watchers cannot act)",
             ));
         }
+        match action {
+            Action::Rematch => return self.offer_rematch(colours, now),
+            Action::DeclineRematch => return self.decline_rematch(colours, now),
+            _ => {}
+        }
         if let Some(outcome) = self.game.outcome() {
             return Err(Error::conflict(format!("the game is over: {outcome}")));
         }
@@ -397,6 +410,11 @@ impl Room {
                 }
                 self.takeback_request = None;
                 Change::TakebackDeclined
+            }
+            Action::Rematch | Action::DeclineRematch => {
+                return Err(Error::internal(
+                    "a rematch action reached the live game's actions",
+                ));
             }
         };
         self.touch(now);

@@ -20,6 +20,8 @@ struct StoredRef<'a> {
     clock: &'a Option<Clock>,
     draw_offer: Option<&'static str>,
     takeback_request: Option<&'static str>,
+    rematch_offer: Option<&'static str>,
+    rematch: &'a Option<String>,
     seq: u64,
     created_ms: i64,
     updated_ms: i64,
@@ -41,6 +43,12 @@ pub struct Stored {
     clock: Option<Clock>,
     draw_offer: Option<String>,
     takeback_request: Option<String>,
+    /// The side that offered a rematch of the finished game.
+    #[serde(default)]
+    rematch_offer: Option<String>,
+    /// The rematch's id, once it was made.
+    #[serde(default)]
+    rematch: Option<String>,
     pub(super) seq: u64,
     created_ms: i64,
     updated_ms: i64,
@@ -229,6 +237,8 @@ impl Room {
             clock: self.clock.clone(),
             draw_offer: self.draw_offer.map(|c| colour_name(c).to_owned()),
             takeback_request: self.takeback_request.map(|c| colour_name(c).to_owned()),
+            rematch_offer: self.rematch_offer.map(|c| colour_name(c).to_owned()),
+            rematch: self.rematch.clone(),
             seq: self.seq,
             created_ms: self.created_ms,
             updated_ms: self.updated_ms,
@@ -252,6 +262,8 @@ impl Room {
             clock: &self.clock,
             draw_offer: self.draw_offer.map(colour_name),
             takeback_request: self.takeback_request.map(colour_name),
+            rematch_offer: self.rematch_offer.map(colour_name),
+            rematch: &self.rematch,
             seq: self.seq,
             created_ms: self.created_ms,
             updated_ms: self.updated_ms,
@@ -320,6 +332,8 @@ impl Room {
             clock,
             draw_offer: s.draw_offer.as_deref().and_then(parse_colour),
             takeback_request: s.takeback_request.as_deref().and_then(parse_colour),
+            rematch_offer: s.rematch_offer.as_deref().and_then(parse_colour),
+            rematch: s.rematch,
             seq: s.seq,
             created_ms: s.created_ms,
             updated_ms: s.updated_ms,

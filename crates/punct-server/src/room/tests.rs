@@ -437,3 +437,53 @@ fn a_move_is_recognised_again_in_any_spelling() {
     assert_eq!(back.answered(&w, &mv(" TE4:0 "), seq), Some(Ok(seq + 1)));
     assert!(matches!(back.answered(&w, &mv("TC3:0"), seq), Some(Err(_))));
 }
+
+#[test]
+fn a_rematch_swaps_the_seats_and_starts_afresh_and_survives_storing() {
+    let mut room = friend_room();
+    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+    room.act(&w, &mv("TE4:0"), 1_000).unwrap();
+    assert_eq!(
+        room.rematch_step(&w).unwrap_err().kind,
+        ErrorKind::Conflict,
+        "not while the game runs"
+    );
+    room.act(&b, &Action::Resign, 2_000).unwrap();
+    assert_eq!(
+        room.rematch_step(&[]).unwrap_err().kind,
+        ErrorKind::Forbidden
+    );
+    assert_eq!(room.rematch_step(&w).unwrap(), RematchStep::Offer);
+    assert_eq!(
+        room.act(&w, &Action::Rematch, 3_000).unwrap(),
+        Change::RematchOffer
+    );
+    assert_eq!(room.rematch_step(&w).unwrap_err().kind, ErrorKind::Conflict);
+    assert_eq!(room.rematch_step(&b).unwrap(), RematchStep::Create);
+
+    let new = room.rematch_room("h".into(), 4_000);
+    assert_eq!(new.holder(Some("tw")), vec![Colour::Black]);
+    assert_eq!(new.holder(Some("tb")), vec![Colour::White]);
+    assert_eq!(
+        (new.seats[0].name.as_str(), new.seats[1].name.as_str()),
+        ("b", "w")
+    );
+    assert!(new.game.moves().is_empty() && new.is_live());
+    let clock = new.clock.as_ref().unwrap();
+    assert_eq!(clock.remaining_ms, [60_000, 60_000]);
+    assert_eq!(clock.running_since, Some(4_000), "both seats held: it runs");
+    assert_eq!(new.invite, None);
+
+    assert_eq!(room.record_rematch(&b, "h".into(), 4_000), Change::Rematch);
+    assert_eq!(room.rematch_step(&w).unwrap(), RematchStep::Exists);
+    let back = Room::from_stored(
+        serde_json::from_str(&room.stored_json()).unwrap(),
+        5_000,
+        5_000,
+    )
+    .unwrap();
+    assert_eq!(back.rematch.as_deref(), Some("h"));
+    assert_eq!(back.rematch_offer, None);
+    let state = back.snapshot(5_000, &[]);
+    assert_eq!(state["rematch"], "h");
+}

@@ -12,6 +12,7 @@ import { ALL_CELLS, cellName, footprint, key, parseCell, unkey } from "../geomet
 import { destinations, fitRotation, moveText, nextRotation } from "../moves.js";
 import { t } from "../i18n.js";
 import { topAt } from "../position.js";
+import { planMove, playMove } from "./animate.js";
 import { drawBoardPiece, drawChain, drawHint, drawLastMove, drawLines, drawStatic } from "./draw.js";
 import { D, HEX, hexPoints, xy } from "./layout.js";
 import { drawPiece } from "./pieces.js";
@@ -38,7 +39,7 @@ const DEFAULTS = {
  * `change()` when the piece in hand changes.
  */
 export function createBoard(root, events) {
-  const st = { ...DEFAULTS, hand: null, target: null, rot: 0, hover: null, cursor: null, cursorY: null, keyboard: false, pointerDown: false, drag: null, quietClickUntil: 0, pressPicked: false, layers: null, layersFlipped: null };
+  const st = { ...DEFAULTS, animation: null, dropped: null, hand: null, target: null, rot: 0, hover: null, cursor: null, cursorY: null, keyboard: false, pointerDown: false, drag: null, quietClickUntil: 0, pressPicked: false, layers: null, layersFlipped: null };
 
   const targets = () => (st.legal ? destinations(st.legal, st.hand) : {});
   const handType = () => {
@@ -58,10 +59,12 @@ export function createBoard(root, events) {
 
   function clear() { st.hand = null; st.target = null; st.drag = null; }
 
-  function put(k) {
+  function put(k, dragged = false) {
     const allowed = targets()[k];
     st.rot = fitRotation(st.rot, allowed);
     const text = moveText(st.hand, k, st.rot);
+    // A piece the player dragged there is already where it lands: it is not animated again.
+    st.dropped = dragged ? text : null;
     clear();
     changed();
     events.move(text);
@@ -150,7 +153,7 @@ export function createBoard(root, events) {
     // A drop: the click that follows the release is not a click on a cell.
     st.quietClickUntil = performance.now() + 400;
     const k = ev.type === "pointerup" ? cellAt(ev) : null;
-    if (k && targets()[k]) { put(k); return; }
+    if (k && targets()[k]) { put(k, true); return; }
     st.target = null;
     if (k && !(st.hand.kind === "shift" && k === st.hand.from)) events.refused({ kind: "move", text: moveText(st.hand, k, st.rot) });
     changed();
@@ -379,10 +382,13 @@ export function createBoard(root, events) {
     // Pieces, lowest level first so that higher ones cover them; the one in hand is lifted off.
     const lifting = st.hand && st.hand.kind === "shift" && (hand || (st.drag && st.drag.moved)) ? st.hand.from : null;
     const pg = svg("g", { class: "pieces" }, overlay);
+    const drawn = new Map();
     for (const p of [...pos.pieces].sort((a, b) => a.level - b.level)) {
       if (lifting === key(p.c, p.r) && p === topAt(pos, lifting)) continue;
-      drawBoardPiece(pg, p, { flipped, lifted: st.lifted });
+      drawn.set(`${key(p.c, p.r)},${p.level}`, drawBoardPiece(pg, p, { flipped, lifted: st.lifted }));
     }
+    playMove(st.animation, drawn, (k) => point(...unkey(k)));
+    st.animation = null;
 
     if (st.hand) {
       if (st.hand.kind === "shift") drawLines(overlay, unkey(st.hand.from), flipped);
@@ -425,9 +431,15 @@ export function createBoard(root, events) {
   return {
     /** Changes the board's state (any of DEFAULTS' fields) and draws it. */
     set(config) {
-      const before = st.position && st.position.text;
+      const was = st.position;
+      const before = was && was.text;
       Object.assign(st, config);
       const moved = (st.position && st.position.text) !== before;
+      if (moved) {
+        const plan = planMove(was, st.position, st.lastMove);
+        st.animation = plan && st.lastMove !== st.dropped ? plan : null;
+        st.dropped = null;
+      }
       if (moved || !st.legal) clear();
       render();
       if (moved) events.change && events.change();

@@ -15,6 +15,8 @@ import { createAnalysis, describeAnalysis } from "../game/analysis.js";
 import { refusalText } from "../game/refusal.js";
 import { renderReserve } from "../game/reserve.js";
 import { follow } from "../game/replay.js";
+import { followRematch, renderRematch } from "../game/rematch.js";
+import { setUpSounds, soundOnClock, soundOnState } from "../game/sounds.js";
 import { downloadRecord, playOn } from "./import.js";
 
 const g = {
@@ -148,6 +150,7 @@ document.addEventListener("visibilitychange", () => { if (document.visibilitySta
 
 function applyState(state, full) {
   if (g.state && (state.seq < g.state.seq || (state.seq === g.state.seq && !full))) return;
+  const prev = g.state;
   g.state = state;
   g.clockAt = performance.now();
   if (g.replay) g.replay = follow(g.replay, state);
@@ -155,6 +158,8 @@ function applyState(state, full) {
   if (g.viewPly !== null && !g.replay) fetchReplay();
   render();
   refreshLegal();
+  soundOnState(prev, state);
+  if (followRematch(prev, state)) render();
 }
 
 /** The positions of the live game, fetched when a review needs them. */
@@ -320,6 +325,7 @@ function renderPanel(pos) {
   $("move-text").disabled = !myTurn();
   $("offer-draw").hidden = !!(s && s.mode === "computer");
   $("offer-draw").textContent = t(s && s.mode === "local" ? "game.agreeDraw" : "game.offerDraw");
+  renderRematch($("rematch"), s, act);
   const share = $("share");
   share.hidden = !(s && s.mode === "friend" && seatsOpen() && s.you.length);
   if (!share.hidden) $("share-link").value = `${location.origin}/g/${s.id}#invite=${s.invite}`;
@@ -357,6 +363,7 @@ function updateClocks() {
     if (s.clock.running === colour && !s.outcome) ms -= performance.now() - g.clockAt;
     c.textContent = fmtClock(Math.max(0, ms));
     c.classList.toggle("low", s.clock.running === colour && ms < 20000);
+    soundOnClock(s, colour, ms);
   }
 }
 setInterval(() => { if (g.state) updateClocks(); }, 200);
@@ -402,6 +409,7 @@ export function setUpGamePage() {
     inspect: (k, hint = "") => { $("stack-info").textContent = describeStack(read(shownText()), k) + hint; },
     change: () => { if (shownText()) renderPanel(read(shownText())); },
   });
+  setUpSounds($("sound"));
   $("rot-left").addEventListener("click", () => board.turn(-1));
   $("rot-right").addEventListener("click", () => board.turn(1));
   $("put-down").addEventListener("click", () => board.putDown());
