@@ -129,10 +129,13 @@ function renderList() {
     const done = lessonDone(L.progress, les);
     const count = les.tasks.filter((tk) => L.progress.done[taskKey(les, tk)]).length;
     const label = t("learn.lesson_label", { n: i + 1, title: t(`learn.${les.id}.title`), done: count, count: les.tasks.length });
-    const b = el("button", { type: "button", class: `lesson-button${done ? " done" : ""}`, "data-lesson": les.id, "aria-label": label },
+    // Named by its content, the full sentence for screen readers: voice control still finds
+    // it by the title it shows.
+    const b = el("button", { type: "button", class: `lesson-button${done ? " done" : ""}`, "data-lesson": les.id },
       el("span", { class: "mark", "aria-hidden": "true", text: done ? "✓" : String(i + 1) }),
-      el("span", { class: "title", text: t(`learn.${les.id}.title`) }),
-      el("span", { class: "progress", text: t("learn.tasks_done", { done: count, count: les.tasks.length }) }));
+      el("span", { class: "title", "aria-hidden": "true", text: t(`learn.${les.id}.title`) }),
+      el("span", { class: "progress", "aria-hidden": "true", text: t("learn.tasks_done", { done: count, count: les.tasks.length }) }),
+      el("span", { class: "visually-hidden", text: label }));
     if (!L.ending && L.at && L.at.lesson === i) b.setAttribute("aria-current", "step");
     b.addEventListener("click", () => {
       const first = les.tasks.findIndex((tk) => !L.progress.done[taskKey(les, tk)]);
