@@ -1,0 +1,155 @@
+//! A game as an animated GIF: one frame per position, from the start to the last move,
+//! a pause on the last. Every frame shares one palette (made from the first and last
+//! pictures, which hold the board's and both sides' colours), and after the first only the
+//! rectangle that changed is stored, so a game of sixty moves stays small.
+
+use std::collections::HashMap;
+
+use color_quant::NeuQuant;
+use gif::{DisposalMethod, Encoder, Frame, Repeat};
+use punct_core::{Game, Move, Position};
+use tiny_skia::Pixmap;
+
+use crate::{Options, PictureError, Scene};
+
+/// How a game is animated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Animation {
+    /// The frames' size and orientation.
+    pub options: Options,
+    /// How long each position shows, in hundredths of a second.
+    pub delay: u16,
+    /// How long the last position shows before the animation starts again.
+    pub last_delay: u16,
+    /// The most frames: a longer game is shown from the position `max_frames - 1` moves
+    /// before its end.
+    pub max_frames: usize,
+}
+
+impl Default for Animation {
+    fn default() -> Animation {
+        Animation {
+            options: Options {
+                width: 800,
+                height: 420,
+                flipped: false,
+            },
+            delay: 80,
+            last_delay: 400,
+            max_frames: 300,
+        }
+    }
+}
+
+/// The frames a game gives under a bound of `max_frames`: its positions from the start
+/// (or from `max_frames - 1` moves before the end), each with the move that led to it.
+pub fn frames(game: &Game, max_frames: usize) -> Vec<(Position, Option<Move>)> {
+    let moves = game.moves();
+    let first = (moves.len() + 1).saturating_sub(max_frames.max(1));
+    let mut pos = game.position_after(first);
+    let mut out = vec![(pos.clone(), first.checked_sub(1).map(|i| moves[i]))];
+    for &mv in &moves[first..] {
+        pos.make(mv);
+        out.push((pos.clone(), Some(mv)));
+    }
+    out
+}
+
+/// The GIF of `game`.
+pub fn gif(game: &Game, animation: &Animation) -> Result<Vec<u8>, PictureError> {
+    let scene = Scene::new(&animation.options)?;
+    let frames = frames(game, animation.max_frames);
+    let pictures: Vec<Pixmap> = frames
+        .iter()
+        .map(|(pos, mv)| scene.picture(pos, *mv))
+        .collect();
+    let (width, height) = (animation.options.width, animation.options.height);
+    let sample: Vec<u8> = [pictures.first(), pictures.last()]
+        .into_iter()
+        .flatten()
+        .flat_map(|p| p.data().iter().copied())
+        .collect();
+    let quant = NeuQuant::new(10, 256, &sample);
+    let mut encoder = Encoder::new(
+        Vec::new(),
+        width as u16,
+        height as u16,
+        &quant.color_map_rgb(),
+    )
+    .map_err(encoding)?;
+    encoder.set_repeat(Repeat::Infinite).map_err(encoding)?;
+    let mut nearest: HashMap<[u8; 4], u8> = HashMap::new();
+    let mut previous: Option<Vec<u8>> = None;
+    for (i, picture) in pictures.iter().enumerate() {
+        // Every pixel is opaque, so the premultiplied data is the colour itself.
+        let indices: Vec<u8> = picture
+            .data()
+            .chunks_exact(4)
+            .map(|px| {
+                let px = [px[0], px[1], px[2], px[3]];
+                *nearest
+                    .entry(px)
+                    .or_insert_with(|| quant.index_of(&px) as u8)
+            })
+            .collect();
+        let [left, top, w, h] = match &previous {
+            Some(before) => changed(before, &indices, width as usize),
+            None => [0, 0, width as usize, height as usize],
+        };
+        let buffer: Vec<u8> = (top..top + h)
+            .flat_map(|y| indices[y * width as usize + left..][..w].iter().copied())
+            .collect();
+        let frame = Frame {
+            delay: if i + 1 == pictures.len() {
+                animation.last_delay
+            } else {
+                animation.delay
+            },
+            dispose: DisposalMethod::Keep,
+            left: left as u16,
+            top: top as u16,
+            width: w as u16,
+            height: h as u16,
+            buffer: buffer.into(),
+            ..Frame::default()
+        };
+        encoder.write_frame(&frame).map_err(encoding)?;
+        previous = Some(indices);
+    }
+    encoder.into_inner().map_err(encoding)
+}
+
+/// The smallest rectangle `[left, top, width, height]` holding every pixel that differs
+/// between two frames `width` pixels wide (one pixel when none does).
+fn changed(before: &[u8], after: &[u8], width: usize) -> [usize; 4] {
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for (i, (a, b)) in before.iter().zip(after).enumerate() {
+        if a != b {
+            let (x, y) = (i % width, i / width);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+        }
+    }
+    if x0 == usize::MAX {
+        return [0, 0, 1, 1];
+    }
+    [x0, y0, x1 - x0 + 1, y1 - y0 + 1]
+}
+
+fn encoding(e: gif::EncodingError) -> PictureError {
+    PictureError::Encoding(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_changed_rectangle_holds_every_change() {
+        let before = vec![0u8; 12];
+        let mut after = before.clone();
+        after[4 + 1] = 1;
+        after[2 * 4 + 2] = 1;
+        assert_eq!(changed(&before, &after, 4), [1, 1, 2, 2]);
+        assert_eq!(changed(&before, &before, 4), [0, 0, 1, 1]);
+    }
+}
