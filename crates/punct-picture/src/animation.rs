@@ -1,7 +1,8 @@
 //! A game as an animated GIF: one frame per position, from the start to the last move,
 //! a pause on the last. Every frame shares one palette (made from the first and last
-//! pictures, which hold the board's and both sides' colours), and after the first only the
-//! rectangle that changed is stored, so a game of sixty moves stays small.
+//! pictures, which hold the board's and both sides' colours); after the first, a frame
+//! stores only the rectangle that changed, its unchanged pixels transparent (long runs that
+//! compress to almost nothing), so a game of sixty moves stays small.
 
 use std::collections::HashMap;
 
@@ -11,6 +12,9 @@ use punct_core::{Game, Move, Position};
 use tiny_skia::Pixmap;
 
 use crate::{Options, PictureError, Scene};
+
+/// The palette index of a pixel that is as in the frame before (transparent).
+const UNCHANGED: u8 = 255;
 
 /// How a game is animated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +101,11 @@ pub fn gif(game: &Game, animation: &Animation) -> Result<Vec<u8>, PictureError> 
             None => [0, 0, width as usize, height as usize],
         };
         let buffer: Vec<u8> = (top..top + h)
-            .flat_map(|y| indices[y * width as usize + left..][..w].iter().copied())
+            .flat_map(|y| (y * width as usize + left..).take(w))
+            .map(|i| match &previous {
+                Some(before) if before[i] == indices[i] => UNCHANGED,
+                _ => indices[i],
+            })
             .collect();
         let frame = Frame {
             delay: if i + 1 == pictures.len() {
@@ -106,6 +114,7 @@ pub fn gif(game: &Game, animation: &Animation) -> Result<Vec<u8>, PictureError> 
                 animation.delay
             },
             dispose: DisposalMethod::Keep,
+            transparent: previous.is_some().then_some(UNCHANGED),
             left: left as u16,
             top: top as u16,
             width: w as u16,

@@ -291,3 +291,48 @@ fn the_reserves_show_the_pieces_in_hand() {
     let (fewer, _) = tiles(&picture(&pos), Colour::White);
     assert!(fewer < white_left, "{fewer} {white_left}");
 }
+
+/// The GIF's frames laid one over the other, as a viewer shows them: RGBA after each frame.
+fn composite(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(bytes).unwrap();
+    let width = usize::from(decoder.width());
+    let mut screen = vec![0u8; width * usize::from(decoder.height()) * 4];
+    let mut shown = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        let (left, top, w) = (
+            usize::from(frame.left),
+            usize::from(frame.top),
+            usize::from(frame.width),
+        );
+        for (i, px) in frame.buffer.chunks_exact(4).enumerate() {
+            if px[3] != 0 {
+                let at = ((top + i / w) * width + left + i % w) * 4;
+                screen[at..at + 4].copy_from_slice(px);
+            }
+        }
+        shown.push(screen.clone());
+    }
+    shown
+}
+
+#[test]
+fn each_frame_shows_its_position() {
+    let game = sample_game(8);
+    let animation = Animation::default();
+    let shown = composite(&punct_picture::gif(&game, &animation).unwrap());
+    for (n, (pos, last)) in punct_picture::frames(&game, 300).iter().enumerate() {
+        let png = decode(&punct_picture::png(pos, *last, &animation.options).unwrap());
+        // The palette has 255 colours: a few blended edge pixels may miss theirs, but not
+        // the hundreds a piece covers.
+        let off = png
+            .rgba
+            .chunks_exact(4)
+            .zip(shown[n].chunks_exact(4))
+            .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 48))
+            .count();
+        assert!(off < 50, "frame {n} has {off} pixels off");
+    }
+    assert_eq!(shown.len(), 9);
+}
