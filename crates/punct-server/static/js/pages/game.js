@@ -13,6 +13,7 @@ import { GameSocket } from "../socket.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
 import { renderReserve } from "../game/reserve.js";
 import { follow } from "../game/replay.js";
+import { showShare } from "../game/share.js";
 import { downloadRecord, playOn } from "./import.js";
 
 const g = {
@@ -229,7 +230,7 @@ function render() {
   const missing = g.missing;
   $("game-missing").hidden = !missing;
   $("game-body").hidden = missing;
-  if (missing) { document.title = "No such game — PÜNCT"; return; }
+  if (missing) { document.title = "No such game — PÜNCT"; showShare($("export-box"), null); return; }
   const text = shownText();
   if (!text) return;
   const pos = read(text);
@@ -248,6 +249,7 @@ function render() {
     confirm: $("confirm-moves").checked,
   });
   renderPanel(pos);
+  showShare($("export-box"), { id: g.id, ply, total: allMoves().length, position: text });
   if (analysisOn() && !analysisRefused()) analysis.want(text);
 }
 
