@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use color_quant::NeuQuant;
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use punct_core::{Game, Move, Position};
-use tiny_skia::Pixmap;
 
 use crate::{Options, PictureError, Scene};
 
@@ -59,56 +58,55 @@ pub fn frames(game: &Game, max_frames: usize) -> Vec<(Position, Option<Move>)> {
     out
 }
 
-/// The GIF of `game`.
+/// The GIF of `game`. Frames are drawn one at a time (only the one before is kept), so
+/// memory does not grow with the game.
 pub fn gif(game: &Game, animation: &Animation) -> Result<Vec<u8>, PictureError> {
     let scene = Scene::new(&animation.options)?;
     let frames = frames(game, animation.max_frames);
-    let pictures: Vec<Pixmap> = frames
-        .iter()
-        .map(|(pos, mv)| scene.picture(pos, *mv))
-        .collect();
-    let (width, height) = (animation.options.width, animation.options.height);
-    let sample: Vec<u8> = [pictures.first(), pictures.last()]
+    let (width, height) = (
+        animation.options.width as usize,
+        animation.options.height as usize,
+    );
+    let draw = |(pos, mv): &(Position, Option<Move>)| scene.picture(pos, *mv);
+    let sample: Vec<u8> = [frames.first(), frames.last()]
         .into_iter()
         .flatten()
-        .flat_map(|p| p.data().iter().copied())
+        .flat_map(|frame| draw(frame).take())
         .collect();
-    let quant = NeuQuant::new(10, 256, &sample);
-    let mut encoder = Encoder::new(
-        Vec::new(),
-        width as u16,
-        height as u16,
-        &quant.color_map_rgb(),
-    )
-    .map_err(encoding)?;
+    let quant = NeuQuant::new(10, usize::from(UNCHANGED), &sample);
+    let mut palette = quant.color_map_rgb();
+    palette.resize(3 * 256, 0);
+    let mut encoder =
+        Encoder::new(Vec::new(), width as u16, height as u16, &palette).map_err(encoding)?;
     encoder.set_repeat(Repeat::Infinite).map_err(encoding)?;
-    let mut nearest: HashMap<[u8; 4], u8> = HashMap::new();
-    let mut previous: Option<Vec<u8>> = None;
-    for (i, picture) in pictures.iter().enumerate() {
+    let mut nearest: HashMap<u32, u8> = HashMap::new();
+    let mut index = |px: u32| {
+        *nearest
+            .entry(px)
+            .or_insert_with(|| quant.index_of(&px.to_le_bytes()) as u8)
+    };
+    let mut previous: Option<Vec<u32>> = None;
+    for (i, frame) in frames.iter().enumerate() {
         // Every pixel is opaque, so the premultiplied data is the colour itself.
-        let indices: Vec<u8> = picture
+        let pixels: Vec<u32> = draw(frame)
             .data()
             .chunks_exact(4)
-            .map(|px| {
-                let px = [px[0], px[1], px[2], px[3]];
-                *nearest
-                    .entry(px)
-                    .or_insert_with(|| quant.index_of(&px) as u8)
-            })
+            .map(|px| u32::from_le_bytes([px[0], px[1], px[2], px[3]]))
             .collect();
         let [left, top, w, h] = match &previous {
-            Some(before) => changed(before, &indices, width as usize),
-            None => [0, 0, width as usize, height as usize],
+            Some(before) => changed(before, &pixels, width),
+            None => [0, 0, width, height],
         };
         let buffer: Vec<u8> = (top..top + h)
-            .flat_map(|y| (y * width as usize + left..).take(w))
+            .flat_map(|y| (y * width + left..).take(w))
             .map(|i| match &previous {
-                Some(before) if before[i] == indices[i] => UNCHANGED,
-                _ => indices[i],
+                Some(before) if before[i] == pixels[i] => UNCHANGED,
+                _ => index(pixels[i]),
             })
             .collect();
+        let last = i + 1 == frames.len();
         let frame = Frame {
-            delay: if i + 1 == pictures.len() {
+            delay: if last {
                 animation.last_delay
             } else {
                 animation.delay
@@ -123,14 +121,14 @@ pub fn gif(game: &Game, animation: &Animation) -> Result<Vec<u8>, PictureError> 
             ..Frame::default()
         };
         encoder.write_frame(&frame).map_err(encoding)?;
-        previous = Some(indices);
+        previous = Some(pixels);
     }
     encoder.into_inner().map_err(encoding)
 }
 
 /// The smallest rectangle `[left, top, width, height]` holding every pixel that differs
 /// between two frames `width` pixels wide (one pixel when none does).
-fn changed(before: &[u8], after: &[u8], width: usize) -> [usize; 4] {
+fn changed(before: &[u32], after: &[u32], width: usize) -> [usize; 4] {
     let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
     for (i, (a, b)) in before.iter().zip(after).enumerate() {
         if a != b {
@@ -154,7 +152,7 @@ mod tests {
 
     #[test]
     fn the_changed_rectangle_holds_every_change() {
-        let before = vec![0u8; 12];
+        let before = vec![0u32; 12];
         let mut after = before.clone();
         after[4 + 1] = 1;
         after[2 * 4 + 2] = 1;

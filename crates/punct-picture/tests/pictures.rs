@@ -28,12 +28,12 @@ fn decode(bytes: &[u8]) -> Decoded {
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!(
-        info.color_type,
-        png::ColorType::Rgba,
-        "tiny-skia writes RGBA"
-    );
+    assert_eq!(info.color_type, png::ColorType::Rgb, "opaque: RGB");
     buf.truncate(info.buffer_size());
+    let buf: Vec<u8> = buf
+        .chunks_exact(3)
+        .flat_map(|p| [p[0], p[1], p[2], 255])
+        .collect();
     Decoded {
         width: info.width,
         height: info.height,
