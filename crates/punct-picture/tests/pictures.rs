@@ -336,3 +336,28 @@ fn each_frame_shows_its_position() {
     }
     assert_eq!(shown.len(), 9);
 }
+
+#[test]
+fn the_last_move_is_highlighted() {
+    let (pos, last) = after("standard w 0 -", &["TE4:0"]);
+    let options = Options::default();
+    let scene = Scene::new(&options).unwrap();
+    let (x, y) = scene.centre_of(cell("E4"));
+    // E4's top right corner, beyond the tile (E3 and D3 lie below and below left).
+    let angle = -std::f32::consts::FRAC_PI_3;
+    let r = 15.5 * unit(&scene);
+    let corner = (x + r * angle.cos(), y + r * angle.sin());
+    let marked = decode(&punct_picture::png(&pos, last, &options).unwrap()).at(corner);
+    let plain = decode(&punct_picture::png(&pos, None, &options).unwrap()).at(corner);
+    close(plain, palette::CELL, "the cell without the mark");
+    let [a, b] = [palette::CELL.0, palette::LAST.0];
+    let alpha = f32::from(b[3]) / 255.0;
+    let blend: [u8; 4] = std::array::from_fn(|i| {
+        if i == 3 {
+            255
+        } else {
+            (f32::from(a[i]) * (1.0 - alpha) + f32::from(b[i]) * alpha).round() as u8
+        }
+    });
+    close(marked, Rgba(blend), "the last move's mark over the cell");
+}

@@ -177,6 +177,29 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_header_gives_one_of_our_languages(header in ".{0,80}") {
+            proptest::prop_assert!(LANGUAGES.contains(&language(Some(&header))));
+        }
+
+        #[test]
+        fn names_never_break_out_of_their_attribute(white in ".{0,40}", black in ".{0,40}") {
+            let shared = Shared {
+                game: punct_core::Game::new(Variant::Standard),
+                names: [white, black],
+                live: true,
+            };
+            let html = page("<head></head>", &shared, "ab", "", &texts());
+            // Every tag is one line of the form <meta … content="…">, its content quote-free.
+            for line in html.trim_start_matches("<head>").trim_end_matches("</head>").lines() {
+                let content = line.split_once("content=\"").unwrap().1;
+                proptest::prop_assert!(content.ends_with("\">"), "{line}");
+                proptest::prop_assert!(!content[..content.len() - 2].contains(['"', '<', '>']), "{line}");
+            }
+        }
+    }
+
     #[test]
     fn the_language_is_the_first_the_interface_has() {
         assert_eq!(language(Some("fr-CA,fr;q=0.9,en;q=0.8")), "fr");

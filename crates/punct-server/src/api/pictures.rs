@@ -192,6 +192,27 @@ mod tests {
         assert_eq!(origin(&headers), "");
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_host_gives_a_plain_origin_or_none(host in ".{0,60}", proto in ".{0,10}") {
+            let mut headers = HeaderMap::new();
+            if let (Ok(h), Ok(p)) = (HeaderValue::from_str(&host), HeaderValue::from_str(&proto)) {
+                headers.insert(header::HOST, h);
+                headers.insert("x-forwarded-proto", p);
+            }
+            let origin = origin(&headers);
+            let host = origin
+                .strip_prefix("http://")
+                .or_else(|| origin.strip_prefix("https://"))
+                .unwrap_or(&origin);
+            proptest::prop_assert!(origin.is_empty() || host.len() < origin.len(), "{origin}");
+            proptest::prop_assert!(
+                host.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b)),
+                "{origin}"
+            );
+        }
+    }
+
     #[test]
     fn tags_differ_by_what_is_shown() {
         assert_ne!(tag("p", &["a", "b"]), tag("p", &["ab", ""]));
