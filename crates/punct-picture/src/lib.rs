@@ -27,7 +27,7 @@ mod piece;
 mod scene;
 
 pub use animation::{Animation, frames, gif};
-pub use scene::{SIDES, Scene};
+pub use scene::{SIDE_LIMITS, Scene};
 
 use punct_core::{Move, Position};
 
@@ -56,8 +56,8 @@ impl Default for Options {
 /// Why no picture was made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PictureError {
-    /// A side of the picture is outside [`SIDES`].
-    #[error("a picture is {min} to {max} pixels a side, not {width}×{height}", min = SIDES.start(), max = SIDES.end())]
+    /// A side of the picture is outside [`SIDE_LIMITS`].
+    #[error("a picture is {min} to {max} pixels a side, not {width}×{height}", min = SIDE_LIMITS.start(), max = SIDE_LIMITS.end())]
     Size {
         /// The width asked for.
         width: u32,

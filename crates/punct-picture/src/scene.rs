@@ -11,7 +11,7 @@ use crate::palette;
 use crate::{Options, PictureError, board, piece};
 
 /// The smallest and largest side of a picture, in pixels.
-pub const SIDES: std::ops::RangeInclusive<u32> = 16..=4096;
+pub const SIDE_LIMITS: std::ops::RangeInclusive<u32> = 16..=4096;
 
 /// The pictures of one size and orientation: the board drawn once, the pieces of each
 /// position on a copy of it.
@@ -26,10 +26,10 @@ pub struct Scene {
 
 impl Scene {
     /// The board for pictures of `options`' size and orientation; refuses sizes outside
-    /// [`SIDES`].
+    /// [`SIDE_LIMITS`].
     pub fn new(options: &Options) -> Result<Scene, PictureError> {
         let (w, h) = (options.width, options.height);
-        if !SIDES.contains(&w) || !SIDES.contains(&h) {
+        if !SIDE_LIMITS.contains(&w) || !SIDE_LIMITS.contains(&h) {
             return Err(PictureError::Size {
                 width: w,
                 height: h,
