@@ -50,7 +50,7 @@ fn drawing_only_1200x630(bencher: divan::Bencher) {
     let game = game(60);
     let last = game.moves().last().copied();
     let scene = Scene::new(&Options::default()).unwrap();
-    bencher.bench(|| scene.picture(game.position(), last));
+    bencher.bench_local(|| scene.picture(game.position(), last));
 }
 
 #[divan::bench(sample_count = 10)]

@@ -342,14 +342,10 @@ fn the_last_move_is_highlighted() {
     let (pos, last) = after("standard w 0 -", &["TE4:0"]);
     let options = Options::default();
     let scene = Scene::new(&options).unwrap();
-    let (x, y) = scene.centre_of(cell("E4"));
-    // E4's top right corner, beyond the tile (E3 and D3 lie below and below left).
-    let angle = -std::f32::consts::FRAC_PI_3;
-    let r = 15.5 * unit(&scene);
-    let corner = (x + r * angle.cos(), y + r * angle.sin());
-    let marked = decode(&punct_picture::png(&pos, last, &options).unwrap()).at(corner);
-    let plain = decode(&punct_picture::png(&pos, None, &options).unwrap()).at(corner);
-    close(plain, palette::CELL, "the cell without the mark");
+    let marked = decode(&punct_picture::png(&pos, last, &options).unwrap());
+    let plain = decode(&punct_picture::png(&pos, None, &options).unwrap());
+    // The mark fills the piece's three cells under it: it shows round the tile, and only
+    // there, in the mark's colour over the cell's.
     let [a, b] = [palette::CELL.0, palette::LAST.0];
     let alpha = f32::from(b[3]) / 255.0;
     let blend: [u8; 4] = std::array::from_fn(|i| {
@@ -359,5 +355,25 @@ fn the_last_move_is_highlighted() {
             (f32::from(a[i]) * (1.0 - alpha) + f32::from(b[i]) * alpha).round() as u8
         }
     });
-    close(marked, Rgba(blend), "the last move's mark over the cell");
+    let cells = ["E4", "E3", "D3"].map(|n| scene.centre_of(cell(n)));
+    let (mut changed, mut in_colour) = (0, 0);
+    for y in 0..marked.height {
+        for x in 0..marked.width {
+            let at = (x as f32, y as f32);
+            let (m, p) = (marked.at(at), plain.at(at));
+            if m == p {
+                continue;
+            }
+            changed += 1;
+            let near = cells
+                .iter()
+                .any(|c| (c.0 - at.0).hypot(c.1 - at.1) < 17.4 * unit(&scene));
+            assert!(near, "({x}, {y}) changed outside the move's cells");
+            in_colour += usize::from(m.iter().zip(blend).all(|(u, v)| u.abs_diff(v) <= 6));
+        }
+    }
+    assert!(
+        changed > 50 && in_colour > 20,
+        "{changed} pixels marked, {in_colour} in the mark's colour"
+    );
 }
