@@ -1,5 +1,6 @@
 //! The JSON endpoints (documented in API.md) and the routes of the whole server.
 
+mod pictures;
 mod records;
 
 use std::net::SocketAddr;
@@ -89,8 +90,13 @@ pub fn router(hub: Hub, config: &Config) -> Router {
             "/api/analyse",
             limited(post(analyse), "analyses", rates.map(|r| r.analyse)),
         )
+        .route("/g/{id}", get(pictures::game_page))
+        .route("/g/{id}/image.png", get(pictures::game_png))
+        .route("/g/{id}/game.gif", get(pictures::game_gif))
+        .route("/image.png", get(pictures::position_png))
         .merge(ops::routes())
         .fallback(not_found.layer(CompressionLayer::new()))
+        .layer(Extension(crate::pictures::Painters::default()))
         // Bodies are read whole, and bounded, before the handlers (request_body.rs).
         .layer(DefaultBodyLimit::disable())
         .with_state(hub);

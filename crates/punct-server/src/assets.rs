@@ -68,6 +68,18 @@ fn file(name: &str) -> Option<(Cow<'static, [u8]>, String)> {
     Some((file.data, tag))
 }
 
+/// The app's page, index.html.
+pub(crate) fn page() -> Option<Vec<u8>> {
+    file("index.html").map(|(bytes, _)| bytes.into_owned())
+}
+
+/// The texts of `lang` (one of the interface's), merged over English, as an object.
+pub(crate) fn texts(lang: &str) -> serde_json::Map<String, serde_json::Value> {
+    catalogue(lang)
+        .and_then(|(bytes, _)| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
+}
+
 /// A language's texts, merged from its parts (see catalogue.rs), read as the app's files are.
 fn catalogue(lang: &str) -> Option<(Cow<'static, [u8]>, String)> {
     let names: Vec<_> = Files::iter().collect();

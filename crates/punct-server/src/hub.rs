@@ -26,6 +26,7 @@ use crate::error::{Error, ErrorKind};
 use crate::metrics::{Metrics, StorageOp};
 use crate::new_game::{self, NewGame, random_hex};
 use crate::outage::Outage;
+use crate::pictures::Shared;
 use crate::replay::{chrono_date, replay_json};
 use crate::room::{
     Action, Change, JSON_CAPACITY, Lifetimes, Request, Room, Stored, Summary, colour_name,
@@ -698,6 +699,20 @@ impl Hub {
             Ok(replay_json(&room.game))
         };
         self.seen(Some(id), replay.await)
+    }
+
+    /// Game `id` as its pictures and link preview show it.
+    pub async fn shared(&self, id: &str) -> Result<Shared, Error> {
+        let shared = async {
+            let cell = self.room(id).await?;
+            let room = self.lock(&cell).await?;
+            Ok(Shared {
+                game: room.game.clone(),
+                names: [room.seats[0].name.clone(), room.seats[1].name.clone()],
+                live: room.is_live(),
+            })
+        };
+        self.seen(Some(id), shared.await)
     }
 
     /// The record of game `id`.

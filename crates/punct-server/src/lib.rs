@@ -26,6 +26,8 @@ pub mod metrics;
 pub mod new_game;
 pub mod ops;
 mod outage;
+pub mod pictures;
+mod preview;
 pub mod rate_limit;
 mod refusal;
 pub mod replay;

@@ -51,6 +51,9 @@ pub enum Command {
         #[arg(long)]
         position: Option<String>,
     },
+    /// Draw a position as a PNG, or a recorded game as an animated GIF (as the web app
+    /// shares them).
+    Picture(PictureArgs),
     /// Play a game in the terminal, against the computer or a friend at the same keyboard.
     Play(PlayArgs),
     /// Step through a saved game record, with the engine's evaluation on request.
@@ -70,6 +73,33 @@ pub enum Command {
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: u64,
     },
+}
+
+/// Arguments of `punct picture`.
+#[derive(clap::Args, Debug)]
+pub struct PictureArgs {
+    /// Position text to draw (default: the empty standard board).
+    #[arg(long, conflicts_with = "record")]
+    pub position: Option<String>,
+    /// A record file: its game drawn as a GIF (a `.gif` output), or its last position.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+    /// The game of the --record file, counting from 1.
+    #[arg(long, default_value_t = 1, requires = "record",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: u64,
+    /// The picture file to write: `.png`, or `.gif` for a record's whole game.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: std::path::PathBuf,
+    /// Width in pixels (default: 1200 for a PNG, 800 for a GIF).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Height in pixels (default: 630 for a PNG, 420 for a GIF).
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Turn the board half round, Black at the bottom.
+    #[arg(long)]
+    pub flip: bool,
 }
 
 /// Arguments of `punct play`.

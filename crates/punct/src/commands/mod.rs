@@ -6,6 +6,7 @@ mod match_;
 mod moves;
 mod openings;
 mod perft;
+mod picture;
 mod play;
 mod review;
 mod serve;
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         } => perft::run(&start(position.as_deref(), variant)?, depth, divide),
         Command::Moves { position } => moves::run(position.as_deref()),
         Command::Show { position } => show::run(&start(position.as_deref(), Variant::Standard)?),
+        Command::Picture(args) => picture::run(args),
         Command::Play(args) => play::run(args),
         Command::Review(args) => review::run(args),
         Command::Engine => engine::run(),

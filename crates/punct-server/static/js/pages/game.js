@@ -17,6 +17,7 @@ import { renderReserve } from "../game/reserve.js";
 import { follow } from "../game/replay.js";
 import { followRematch, renderRematch } from "../game/rematch.js";
 import { setUpSounds, soundOnClock, soundOnState } from "../game/sounds.js";
+import { showShare } from "../game/share.js";
 import { downloadRecord, playOn } from "./import.js";
 
 const g = {
@@ -236,7 +237,7 @@ function render() {
   const missing = g.missing;
   $("game-missing").hidden = !missing;
   $("game-body").hidden = missing;
-  if (missing) { document.title = t("game.missing.pageTitle"); return; }
+  if (missing) { document.title = t("game.missing.pageTitle"); showShare($("export-box"), null); return; }
   const text = shownText();
   if (!text) return;
   const pos = read(text);
@@ -255,6 +256,7 @@ function render() {
     confirm: $("confirm-moves").checked,
   });
   renderPanel(pos);
+  showShare($("export-box"), { id: g.id, ply, total: allMoves().length, position: text });
   if (analysisOn() && !analysisRefused()) analysis.want(text);
 }
 
