@@ -2,9 +2,9 @@
 //! refusal and a miss explained on the way; the course's progress surviving a reload; every
 //! task of the course solved by clicking its solution, to the course's end; and a
 //! newcomer's path without typing: home → Learn to play → the end of the course → a first
-//! game against level 1, played to its end by clicking → its review. Then "Play the
-//! computer" in one click, the game it starts drawn small among the games being played now
-//! and watched from there, and the course on a 360 × 640 phone.
+//! game against level 1, played to its end by clicking → its review → its share image.
+//! Then "Play the computer" in one click, the game it starts drawn small among the games
+//! being played now and watched from there, and the course on a 360 × 640 phone.
 //!
 //! Screenshots go to target/screenshots. Skipped (with a message) without Chromium.
 
@@ -417,7 +417,21 @@ async fn newcomers_path(driver: &Driver, base: &str) {
     .await;
     s.screenshot("welcome-path-3-review").await;
 
-    // The share image, the path's last step, comes here (added with the share branch).
+    // Its share image: the shown move's picture, loaded in the page and opened at its own
+    // address as a link would open it.
+    let href = s
+        .wait(
+            "the share picture of the shown move",
+            "const i = document.getElementById('share-thumb'); const a = document.getElementById('share-image-open'); return !!i && i.complete && i.naturalWidth === 1200 && i.currentSrc === i.src && a.href.endsWith('/image.png?ply=1') && a.href;",
+        )
+        .await;
+    s.goto(href.as_str().unwrap()).await;
+    s.wait(
+        "the share picture at its own address",
+        "const i = document.images[0]; return document.images.length === 1 && i.complete && i.naturalWidth === 1200 && i.naturalHeight === 630;",
+    )
+    .await;
+    s.screenshot("welcome-path-4-share-image").await;
 
     s.quit().await;
 }
