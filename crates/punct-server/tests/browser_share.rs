@@ -1,5 +1,5 @@
-//! Sharing in headless Chromium: after a game, the game page's Share box shows the picture
-//! of the shown position (loaded: the server drew it), the game's animation link, and in
+//! Sharing in headless Chromium: while a game is played, the game page's Share box loads its
+//! picture only when opened; after a game, it shows the picture of the shown position (loaded: the server drew it), the game's animation link, and in
 //! review the picture of the move shown. Screenshots go to target/screenshots. Skipped (with
 //! a message) without Chromium.
 
@@ -30,6 +30,20 @@ async fn a_finished_game_is_shared_as_pictures() {
             let (status, v) = common::play_move(&base, &id, &token, &mv).await;
             assert_eq!(status, 200, "{mv}: {v}");
         }
+        let driver = Driver::start().await;
+        let s = driver.session("share").await;
+        // While the game is played the preview waits to be asked for, so that a picture is
+        // not downloaded after every move.
+        s.goto(&format!("{base}/g/{id}")).await;
+        s.wait(
+            "the live game's Share box, closed and without its picture",
+            "const b = document.getElementById('share-pictures'); return !!b && !b.hidden && !b.open && document.querySelectorAll('#move-list li').length === 6 && !document.getElementById('share-thumb').getAttribute('src');",
+        )
+        .await;
+        s.click("#share-pictures summary").await;
+        s.wait("the live game's picture, once asked for", LOADED)
+            .await;
+
         let (status, v) = common::post(
             &format!("{base}/api/games/{id}/resign"),
             Some(&token),
@@ -38,8 +52,6 @@ async fn a_finished_game_is_shared_as_pictures() {
         .await;
         assert_eq!(status, 200, "{v}");
 
-        let driver = Driver::start().await;
-        let s = driver.session("share").await;
         s.goto(&format!("{base}/g/{id}")).await;
         s.wait("the share picture", LOADED).await;
         let (width, link, gif) = {

@@ -256,7 +256,7 @@ function render() {
     confirm: $("confirm-moves").checked,
   });
   renderPanel(pos);
-  showShare($("export-box"), { id: g.id, ply, total: allMoves().length, position: text });
+  showShare($("export-box"), { id: g.id, ply, total: allMoves().length, position: text, playing: live && !out });
   if (analysisOn() && !analysisRefused()) analysis.want(text);
 }
 
