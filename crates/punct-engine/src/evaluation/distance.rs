@@ -161,6 +161,19 @@ impl Layers {
         Layers { layers, len }
     }
 
+    /// For each cell (by index), the cost of reaching it, `FAR` when never reached.
+    fn costs(&self) -> [u8; 256] {
+        let mut costs = [FAR as u8; 256];
+        let mut seen = Bitboard::EMPTY;
+        for (k, layer) in self.layers[..self.len].iter().enumerate() {
+            for cell in *layer & !seen {
+                costs[cell.index()] = k as u8;
+            }
+            seen |= *layer;
+        }
+        costs
+    }
+
     /// The set of cells of cost at most `k`.
     #[inline]
     fn upto(&self, k: usize) -> Bitboard {
@@ -261,6 +274,60 @@ fn connection_with(own: Bitboard, opp: Bitboard, empty: Bitboard) -> Connection 
         }
     }
     Connection { distance, path }
+}
+
+/// [`connection`] (the same distances and path cells), with, for each cell (by index), the
+/// cost of the cheapest link between two opposite sides that passes through it, over the
+/// three axes (`FAR` where none does): what a move landing there is worth to the player, as
+/// the learned policy reads it.
+pub fn connection_through(
+    own: Bitboard,
+    opp: Bitboard,
+    empty: Bitboard,
+) -> (Connection, [u8; 256]) {
+    let chains = Chains::of(own);
+    let mut through = [[FAR as u8; 256]; 3];
+    let mut distance = [FAR as u32; 3];
+    for (axis, [a, b]) in GOALS.into_iter().enumerate() {
+        let from_a = Layers::from_side(&chains, a, own, empty, opp, FAR, None);
+        let from_b = Layers::from_side(&chains, b, own, empty, opp, FAR, None);
+        let (cost_a, cost_b) = (from_a.costs(), from_b.costs());
+        for cell in own | empty | opp {
+            let i = cell.index();
+            // The cell's own cost is counted by both searches.
+            let own_cost = if own.contains(cell) {
+                0
+            } else if empty.contains(cell) {
+                1
+            } else {
+                2
+            };
+            let t = (u32::from(cost_a[i]) + u32::from(cost_b[i])).saturating_sub(own_cost);
+            through[axis][i] = t.min(FAR as u32) as u8;
+        }
+        distance[axis] = b
+            .into_iter()
+            .map(|c| u32::from(cost_a[c.index()]))
+            .min()
+            .unwrap_or(FAR as u32);
+    }
+    let best = distance.iter().copied().min().unwrap_or(FAR as u32);
+    let mut path = Bitboard::EMPTY;
+    let mut min = [FAR as u8; 256];
+    for axis in 0..3 {
+        for (i, t) in through[axis].iter().enumerate() {
+            min[i] = min[i].min(*t);
+        }
+        // A cell lies on a cheapest link exactly when the cheapest link through it is one.
+        if distance[axis] <= best + 1 && distance[axis] < FAR as u32 {
+            for cell in own | empty | opp {
+                if u32::from(through[axis][cell.index()]) == distance[axis] {
+                    path.insert(cell);
+                }
+            }
+        }
+    }
+    (Connection { distance, path }, min)
 }
 
 /// The cells on a path of cost `d` between the two sides: a cell of cost `c` reached at
@@ -368,6 +435,32 @@ mod tests {
                     assert_eq!(quick.best(), full.best(), "{text}");
                     assert_eq!(quick.second(), full.second(), "{text}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn connection_through_agrees_with_connection() {
+        let texts = [
+            "standard w 0 -",
+            "standard w 2 bLG3:3@1,wLH11:3@1",
+            "standard w 16 bCC2:1@1,wMD4:0@1,bEE4:4@1,wCE7:1@1,bLE8:3@1,bCG11:0@1,\
+             wLH11:3@1,bEH15:0@1,wEJ13:4@1,bTJ15:0@1,wRF8:0@2,bTG11:4@2,wRG10:0@3",
+        ];
+        for text in texts {
+            let pos = Position::from_text(text).unwrap();
+            let empty = Bitboard::ALL & !pos.occupied();
+            for colour in [Colour::White, Colour::Black] {
+                let (own, opp) = (pos.visible(colour), pos.visible(!colour));
+                let full = connection(own, opp, empty);
+                let (same, through) = connection_through(own, opp, empty);
+                assert_eq!(same.distance, full.distance, "{text}");
+                assert_eq!(same.path, full.path, "{text}");
+                // Cells on a best link have through cost equal to the best distance.
+                for cell in full.path {
+                    assert!(u32::from(through[cell.index()]) <= full.best() + 1);
+                }
+                assert!(through.iter().all(|&t| u32::from(t) >= full.best()));
             }
         }
     }
