@@ -10,6 +10,7 @@ mod play;
 mod review;
 mod serve;
 mod show;
+mod train;
 
 use anyhow::Context as _;
 use punct_core::{Position, Variant};
@@ -37,6 +38,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Match(args) => match_::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Bench { nodes } => bench::run(nodes),
+        Command::Train(step) => train::run(step),
     }
 }
 
