@@ -3,7 +3,7 @@
 //! cross-entropy the engine's refined priors would give), gradients summed on every core.
 
 use punct_core::Move;
-use punct_engine::learned::{FEATURES, PolicyContext};
+use punct_engine::learned::{FEATURES, PolicyContext, hand_set_weights};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -71,8 +71,9 @@ pub struct Report {
     pub moves: f64,
     /// Held-out: the fitted policy.
     pub learned: Quality,
-    /// Held-out: the starting weights (the hand-set score alone, as the engine's priors).
-    pub start: Quality,
+    /// Held-out: the hand-set score alone, as the engine's hand-set priors (where the fit
+    /// starts).
+    pub hand_set: Quality,
     /// Held-out: every move alike (cross-entropy log N).
     pub uniform: f64,
     /// Held-out: the labels' own entropy, the least cross-entropy possible.
@@ -159,11 +160,11 @@ impl Prepared {
     }
 }
 
-/// Fits the policy to the labelled `samples`, starting from `start`; `on_epoch` hears each
+/// Fits the policy to the labelled `samples`, starting from the hand-set weights (so that a
+/// generation is reproduced whatever weights are compiled in); `on_epoch` hears each
 /// epoch's mean training loss.
 pub fn fit(
     samples: &[Sample],
-    start: &[f32; FEATURES],
     settings: &Settings,
     on_epoch: &mut dyn FnMut(usize, f64),
 ) -> Result<Report, String> {
@@ -182,7 +183,8 @@ pub fn fit(
             test.len()
         ));
     }
-    let mut weights = *start;
+    let start = hand_set_weights();
+    let mut weights = start;
     let (mut m, mut v) = ([0.0f64; FEATURES], [0.0f64; FEATURES]);
     let (beta1, beta2, eps) = (0.9f64, 0.999f64, 1e-8);
     let mut rng = SmallRng::seed_from_u64(settings.seed);
@@ -239,7 +241,7 @@ pub fn fit(
         test: test.len(),
         moves: test.iter().map(|p| p.moves.len() as f64).sum::<f64>() / n,
         learned: quality(&weights),
-        start: quality(start),
+        hand_set: quality(&start),
         uniform: test
             .iter()
             .map(|p| (p.moves.len() as f64).ln())
@@ -266,7 +268,7 @@ mod tests {
     use crate::selfplay::{Settings as Play, generate};
     use punct_core::Variant;
     use punct_engine::Level;
-    use punct_engine::learned::{Priors, WEIGHTS};
+    use punct_engine::learned::Priors;
 
     #[test]
     fn fitting_lowers_the_training_loss_and_reports_held_out_quality() {
@@ -294,7 +296,7 @@ mod tests {
             seed: 1,
             sharpness: 3.0,
         };
-        let report = fit(&samples, &WEIGHTS, &settings, &mut |_, l| losses.push(l)).unwrap();
+        let report = fit(&samples, &settings, &mut |_, l| losses.push(l)).unwrap();
         assert_eq!(losses.len(), 4);
         assert!(losses[3] < losses[0], "{losses:?}");
         assert!(report.test > 0 && report.train > 0);
@@ -305,7 +307,7 @@ mod tests {
 
     #[test]
     fn unlabelled_data_is_refused_with_a_reason() {
-        let err = fit(&[], &WEIGHTS, &Settings::default(), &mut |_, _| {}).unwrap_err();
+        let err = fit(&[], &Settings::default(), &mut |_, _| {}).unwrap_err();
         assert!(err.contains("too few labelled positions"), "{err}");
     }
 }

@@ -77,7 +77,7 @@ fn play(settings: &Settings, game_number: u32) -> Vec<Sample> {
     while game.outcome().is_none() && game.moves().len() < settings.max_plies {
         let ply = game.moves().len() as u32;
         if ply >= settings.random_plies
-            && (ply - settings.random_plies) % settings.every.max(1) == 0
+            && (ply - settings.random_plies).is_multiple_of(settings.every.max(1))
         {
             positions.push(game.position().clone());
         }

@@ -276,22 +276,35 @@ fn connection_with(own: Bitboard, opp: Bitboard, empty: Bitboard) -> Connection 
     Connection { distance, path }
 }
 
-/// [`connection`] (the same distances and path cells), with, for each cell (by index), the
-/// cost of the cheapest link between two opposite sides that passes through it, over the
-/// three axes (`FAR` where none does): what a move landing there is worth to the player, as
-/// the learned policy reads it.
+/// [`connection`]'s path cells and [`distances`]' distances, with, for each cell (by index),
+/// the cost of the cheapest link between two opposite sides that passes through it, over
+/// the three axes: what a move landing there is worth to the player, as the learned policy
+/// reads it. Through costs are exact up to `slack` above the best link; dearer cells get
+/// `FAR`.
 pub fn connection_through(
     own: Bitboard,
     opp: Bitboard,
     empty: Bitboard,
+    slack: u32,
 ) -> (Connection, [u8; 256]) {
+    let quick = distances(own, opp, empty);
+    let best = quick.best();
+    // A cell on a link within `slack` of the best is reached within that plus its own
+    // cost (at most 2) from either side: no search need go further, which in a late game
+    // with a short link saves most of the layers.
+    let cap = (best + slack + 2).min(FAR as u32) as usize;
     let chains = Chains::of(own);
-    let mut through = [[FAR as u8; 256]; 3];
-    let mut distance = [FAR as u32; 3];
+    let mut path = Bitboard::EMPTY;
+    let mut min = [FAR as u8; 256];
     for (axis, [a, b]) in GOALS.into_iter().enumerate() {
-        let from_a = Layers::from_side(&chains, a, own, empty, opp, FAR, None);
-        let from_b = Layers::from_side(&chains, b, own, empty, opp, FAR, None);
+        if quick.distance[axis] > best + slack {
+            continue;
+        }
+        let from_a = Layers::from_side(&chains, a, own, empty, opp, cap, None);
+        let from_b = Layers::from_side(&chains, b, own, empty, opp, cap, None);
         let (cost_a, cost_b) = (from_a.costs(), from_b.costs());
+        // A cell lies on a cheapest link exactly when the cheapest link through it is one.
+        let on_path = quick.distance[axis] <= best + 1;
         for cell in own | empty | opp {
             let i = cell.index();
             // The cell's own cost is counted by both searches.
@@ -303,31 +316,19 @@ pub fn connection_through(
                 2
             };
             let t = (u32::from(cost_a[i]) + u32::from(cost_b[i])).saturating_sub(own_cost);
-            through[axis][i] = t.min(FAR as u32) as u8;
-        }
-        distance[axis] = b
-            .into_iter()
-            .map(|c| u32::from(cost_a[c.index()]))
-            .min()
-            .unwrap_or(FAR as u32);
-    }
-    let best = distance.iter().copied().min().unwrap_or(FAR as u32);
-    let mut path = Bitboard::EMPTY;
-    let mut min = [FAR as u8; 256];
-    for axis in 0..3 {
-        for (i, t) in through[axis].iter().enumerate() {
-            min[i] = min[i].min(*t);
-        }
-        // A cell lies on a cheapest link exactly when the cheapest link through it is one.
-        if distance[axis] <= best + 1 && distance[axis] < FAR as u32 {
-            for cell in own | empty | opp {
-                if u32::from(through[axis][cell.index()]) == distance[axis] {
-                    path.insert(cell);
-                }
+            min[i] = min[i].min(t.min(FAR as u32) as u8);
+            if on_path && t == quick.distance[axis] {
+                path.insert(cell);
             }
         }
     }
-    (Connection { distance, path }, min)
+    (
+        Connection {
+            distance: quick.distance,
+            path,
+        },
+        min,
+    )
 }
 
 /// The cells on a path of cost `d` between the two sides: a cell of cost `c` reached at
@@ -453,8 +454,9 @@ mod tests {
             for colour in [Colour::White, Colour::Black] {
                 let (own, opp) = (pos.visible(colour), pos.visible(!colour));
                 let full = connection(own, opp, empty);
-                let (same, through) = connection_through(own, opp, empty);
-                assert_eq!(same.distance, full.distance, "{text}");
+                let (same, through) = connection_through(own, opp, empty, 3);
+                assert_eq!(same.best(), full.best(), "{text}");
+                assert_eq!(same.second(), full.second(), "{text}");
                 assert_eq!(same.path, full.path, "{text}");
                 // Cells on a best link have through cost equal to the best distance.
                 for cell in full.path {

@@ -237,7 +237,7 @@ pub fn priors(ctx: &MoveContext, moves: &[Move], k: usize) -> Vec<(Move, f32)> {
 }
 
 /// How strongly priors favour higher scores (per cell of distance).
-const PRIOR_SHARPNESS: f32 = 1.5;
+pub const PRIOR_SHARPNESS: f32 = 1.5;
 
 /// Like [`priors`], but the `shortlist` best by the cheap score are judged again by the
 /// static evaluation after playing them: slower, so used where it pays, at the root.

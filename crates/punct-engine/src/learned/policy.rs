@@ -15,7 +15,7 @@ use punct_core::geometry::CENTRE;
 use punct_core::{Bitboard, Move, Position};
 
 use crate::evaluation::distance::connection_through;
-use crate::evaluation::features::{MoveContext, best, normalise, refine};
+use crate::evaluation::features::{MoveContext, PRIOR_SHARPNESS, best, normalise, refine};
 use crate::evaluation::{Distances, centre_weight};
 
 /// Slack buckets: a cell within 0, 1, 2 or 3 of the player's best link (further counts
@@ -48,6 +48,14 @@ const NO_MOVE: f32 = -1000.0;
 // The fitted weights, written by `punct train fit`.
 include!("policy_weights.rs");
 
+/// Weights that rank moves as the hand-set priors do: the hand-set score alone, as sharp
+/// as those priors. Fitting starts from them, and is judged against them.
+pub fn hand_set_weights() -> [f32; FEATURES] {
+    let mut weights = [0.0; FEATURES];
+    weights[HAND] = PRIOR_SHARPNESS;
+    weights
+}
+
 /// What the policy needs of one position, computed once for all its moves.
 pub struct PolicyContext {
     /// The hand-set move context (also a feature), with the lifts.
@@ -73,8 +81,9 @@ impl PolicyContext {
         let occupied = pos.occupied();
         let empty = Bitboard::ALL & !occupied;
         // One set of searches gives the hand-set context's distances and the through costs.
-        let (mine, my_through) = connection_through(own, opp, empty);
-        let (theirs, their_through) = connection_through(opp, own, empty);
+        let last = BUCKETS as u32 - 1;
+        let (mine, my_through) = connection_through(own, opp, empty, last);
+        let (theirs, their_through) = connection_through(opp, own, empty, last);
         let hand = MoveContext::with_distances(
             pos,
             Distances {

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context as _, anyhow};
 use punct_engine::Level;
-use punct_engine::learned::{Priors, WEIGHTS};
+use punct_engine::learned::Priors;
 use punct_train::dataset::{self, Sample};
 use punct_train::fit::{self, TOP_K};
 use punct_train::{labels, selfplay, weights};
@@ -84,7 +84,7 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
                 seed: 1,
                 sharpness,
             };
-            let report = fit::fit(&samples, &WEIGHTS, &settings, &mut |epoch, loss| {
+            let report = fit::fit(&samples, &settings, &mut |epoch, loss| {
                 eprintln!("epoch {epoch}: training cross-entropy {loss:.4}");
             })
             .map_err(|e| anyhow!(e))?;
@@ -127,7 +127,7 @@ fn summary(report: &fit::Report, input: &str) -> Vec<String> {
         format!(
             "held-out cross-entropy (nats): learned {:.3}, hand-set {:.3}, uniform {:.3}, label entropy {:.3}",
             report.learned.cross_entropy,
-            report.start.cross_entropy,
+            report.hand_set.cross_entropy,
             report.uniform,
             report.entropy
         ),
@@ -137,7 +137,7 @@ fn summary(report: &fit::Report, input: &str) -> Vec<String> {
         ),
         format!(
             "one-ply best move in the policy's k best, hand-set: {}",
-            top(&report.start)
+            top(&report.hand_set)
         ),
     ]
 }
