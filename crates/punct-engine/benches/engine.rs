@@ -1,6 +1,6 @@
-//! Nodes per second of the search in three kinds of position, and the cost of the static
-//! evaluation, of move ordering and of finding the moves that stop a threat. Run with
-//! `cargo bench -p punct-engine`.
+//! Nodes per second of the search in three kinds of position (with hand-set and with learned
+//! priors), and the cost of the static evaluation, of move ordering (hand-set and learned)
+//! and of finding the moves that stop a threat. Run with `cargo bench -p punct-engine`.
 
 use std::sync::atomic::AtomicBool;
 
@@ -9,6 +9,7 @@ use divan::counter::ItemsCount;
 use punct_core::{Game, Position};
 use punct_engine::evaluation::evaluate;
 use punct_engine::evaluation::features::{MoveContext, priors};
+use punct_engine::learned::{PolicyContext, Priors};
 use punct_engine::tactics::defend;
 use punct_engine::{Engine, Options, SearchLimits};
 
@@ -45,12 +46,22 @@ fn main() {
 }
 
 fn search(bencher: Bencher, name: &str) {
+    search_with(bencher, name, Priors::HandSet);
+}
+
+fn search_with(bencher: Bencher, name: &str, priors: Priors) {
     let game = Game::from_position(position(name));
     let stop = AtomicBool::new(false);
     bencher.counter(ItemsCount::new(NODES)).bench_local(|| {
         let mut engine = Engine::new(Options::default());
+        engine.set_priors(priors);
         engine.search(&game, &SearchLimits::nodes(NODES), &stop, &mut |_| {})
     });
+}
+
+#[divan::bench(sample_count = 10)]
+fn search_midgame_learned(bencher: Bencher) {
+    search_with(bencher, "midgame", Priors::Learned { shortlist: 32 });
 }
 
 #[divan::bench(sample_count = 10)]
@@ -81,6 +92,21 @@ fn move_ordering(bencher: Bencher, name: &str) {
     bencher
         .counter(ItemsCount::new(moves.len()))
         .bench_local(|| priors(&MoveContext::new(&pos), &moves, 24));
+}
+
+#[divan::bench(args = POSITIONS)]
+fn learned_move_ordering(bencher: Bencher, name: &str) {
+    let pos = position(name);
+    let moves = pos.legal_moves();
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| {
+            let ctx = PolicyContext::new(&pos);
+            moves
+                .iter()
+                .map(|&mv| ctx.logit(mv))
+                .fold(f32::MIN, f32::max)
+        });
 }
 
 /// White threatens C2-D3:2; 16 of Black's 3 334 moves stop it (from a game greedy won in

@@ -7,6 +7,7 @@ use punct_core::{Game, Move, Position};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
+use crate::learned::Priors;
 use crate::level::Level;
 use crate::limits::SearchLimits;
 use crate::search::Tree;
@@ -135,6 +136,8 @@ pub struct Engine {
     tree: Option<Tree>,
     /// Lines reported per `info` round (1 normally).
     multipv: usize,
+    /// Which move priors the search uses.
+    priors: Priors,
 }
 
 impl Engine {
@@ -145,6 +148,7 @@ impl Engine {
             rng: SmallRng::seed_from_u64(options.seed),
             tree: None,
             multipv: 1,
+            priors: Priors::default(),
         }
     }
 
@@ -156,6 +160,19 @@ impl Engine {
     /// Changes the strength level.
     pub fn set_level(&mut self, level: Level) {
         self.options.level = level;
+    }
+
+    /// The move priors the search uses.
+    pub fn priors(&self) -> Priors {
+        self.priors
+    }
+
+    /// Chooses the move priors of later searches (the tree kept so far is forgotten).
+    pub fn set_priors(&mut self, priors: Priors) {
+        if priors != self.priors {
+            self.priors = priors;
+            self.tree = None;
+        }
     }
 
     /// Reports the `n` best root moves in each round of progress (at least 1).
@@ -214,6 +231,7 @@ impl Engine {
             Some(tree) => tree.advance(game),
             None => Tree::new(pos.clone()),
         };
+        tree.priors = self.priors;
         if !tree.prepare(restrict.as_deref()) {
             return SearchResult::default();
         }

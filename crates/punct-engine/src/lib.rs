@@ -13,6 +13,7 @@
 
 mod engine;
 pub mod evaluation;
+pub mod learned;
 mod level;
 mod limits;
 pub mod players;

@@ -9,7 +9,8 @@
 //! ```text
 //! pei                                   → id name …, id author …, option …, peiok
 //! isready                               → readyok
-//! setoption name Level|Seed|MultiPV value <n>
+//! setoption name Level|Seed|MultiPV|PolicyShortlist value <n>
+//! setoption name Policy value handset|learned
 //! newgame [basic|standard]
 //! position startpos [basic|standard] [moves <move> …]
 //! position pos <variant> <side> <ply> <pieces> [moves <move> …]
@@ -36,6 +37,7 @@ use std::time::{Duration, Instant};
 use punct_core::{Game, Move, Position, Variant};
 
 use crate::engine::{Engine, Options, SearchInfo};
+use crate::learned::Priors;
 use crate::level::Level;
 use crate::limits::{Clock, SearchLimits};
 
@@ -85,7 +87,12 @@ struct Session<W> {
     waiting: VecDeque<String>,
     /// Numbers the work.
     jobs: u64,
+    /// Moves judged one ply deep per node with the learned policy.
+    shortlist: usize,
 }
+
+/// The learned policy's default shortlist inside the tree.
+const DEFAULT_SHORTLIST: usize = 32;
 
 /// Runs the protocol until `quit` or the end of `input`, and gives back the output.
 pub fn run<R, W>(input: R, output: W) -> io::Result<W>
@@ -105,6 +112,7 @@ where
         running: None,
         waiting: VecDeque::new(),
         jobs: 0,
+        shortlist: DEFAULT_SHORTLIST,
     };
     let ended = session.serve(&inbox);
     session.finish_work();
@@ -253,6 +261,10 @@ impl<W: Write + Send + 'static> Session<W> {
             ),
             "option name Seed type spin default 24301 min 0 max 4294967295".to_owned(),
             "option name MultiPV type spin default 1 min 1 max 16".to_owned(),
+            "option name Policy type combo default handset var handset var learned".to_owned(),
+            format!(
+                "option name PolicyShortlist type spin default {DEFAULT_SHORTLIST} min 0 max 400"
+            ),
             "peiok".to_owned(),
         ];
         for line in lines {
@@ -320,13 +332,33 @@ impl<W: Write + Send + 'static> Session<W> {
             "seed" => match value.parse::<u64>() {
                 Ok(seed) => {
                     let level = self.engine().options().level;
-                    self.engine = Some(Engine::new(Options { level, seed }));
+                    let priors = self.engine().priors();
+                    let mut engine = Engine::new(Options { level, seed });
+                    engine.set_priors(priors);
+                    self.engine = Some(engine);
                 }
                 Err(_) => self.error(&format!("Seed must be a number, not `{value}`")),
             },
             "multipv" => match value.parse::<usize>() {
                 Ok(n) if (1..=16).contains(&n) => self.engine().set_multipv(n),
                 _ => self.error(&format!("MultiPV must be 1 to 16, not `{value}`")),
+            },
+            "policy" => match value.to_ascii_lowercase().as_str() {
+                "handset" => self.engine().set_priors(Priors::HandSet),
+                "learned" => {
+                    let shortlist = self.shortlist;
+                    self.engine().set_priors(Priors::Learned { shortlist });
+                }
+                _ => self.error(&format!("Policy must be handset or learned, not `{value}`")),
+            },
+            "policyshortlist" => match value.parse::<usize>() {
+                Ok(n) if n <= 400 => {
+                    self.shortlist = n;
+                    if let Priors::Learned { .. } = self.engine().priors() {
+                        self.engine().set_priors(Priors::Learned { shortlist: n });
+                    }
+                }
+                _ => self.error(&format!("PolicyShortlist must be 0 to 400, not `{value}`")),
             },
             _ => self.error(&format!("unknown option `{name}`")),
         }

@@ -237,3 +237,21 @@ fn perft_counts_as_the_core_does() {
     let pos = Position::from_text(text).unwrap();
     assert_eq!(lines, [punct_core::perft(&pos, 2).to_string()]);
 }
+
+#[test]
+fn the_policy_options_choose_the_priors_and_refuse_bad_values() {
+    let lines = session(
+        "setoption name Policy value learned\nsetoption name PolicyShortlist value 0\n\
+         position startpos moves TE4:0\ngo nodes 100\nsetoption name Policy value alphazero\n\
+         setoption name PolicyShortlist value 401\nisready\n",
+    );
+    let moves = bestmoves(&lines);
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    let mut pos = Position::new(Variant::Standard);
+    pos.play(Move::parse("TE4:0").unwrap()).unwrap();
+    assert!(pos.is_legal(Move::parse(moves[0]).unwrap()), "{lines:?}");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("error ")).collect();
+    assert_eq!(errors.len(), 2, "{lines:?}");
+    assert!(errors[0].contains("Policy must be handset or learned"));
+    assert!(errors[1].contains("PolicyShortlist must be 0 to 400"));
+}

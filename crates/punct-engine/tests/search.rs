@@ -3,6 +3,7 @@
 use std::sync::atomic::AtomicBool;
 
 use punct_core::{Game, Variant};
+use punct_engine::learned::Priors;
 use punct_engine::search::Tree;
 use punct_engine::{Engine, Level, Options, SearchLimits};
 
@@ -238,10 +239,23 @@ fn proof_positions() -> usize {
 
 #[test]
 fn every_proven_result_holds_over_every_reply() {
+    check_proofs(Priors::HandSet);
+}
+
+#[test]
+fn every_proven_result_holds_over_every_reply_with_learned_priors() {
+    check_proofs(Priors::Learned { shortlist: 32 });
+    check_proofs(Priors::Learned { shortlist: 0 });
+}
+
+/// Checks every result proven by 200-playout searches with `priors` over the positions of
+/// [`proof_positions`].
+fn check_proofs(priors: Priors) {
     let positions = self_play_positions(proof_positions());
     let (mut claims, mut wrong) = (0, Vec::new());
     for pos in &positions {
         let mut tree = Tree::new(pos.clone());
+        tree.priors = priors;
         if !tree.prepare(None) {
             continue;
         }
@@ -274,7 +288,7 @@ fn every_proven_result_holds_over_every_reply() {
         }
     }
     eprintln!(
-        "{} positions, {claims} proven results checked, {} wrong",
+        "{priors:?}: {} positions, {claims} proven results checked, {} wrong",
         positions.len(),
         wrong.len()
     );

@@ -73,6 +73,78 @@ pub enum Command {
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: u64,
     },
+    /// Train the learned engine, one step at a time (see docs/training.md).
+    #[command(subcommand)]
+    Train(TrainStep),
+}
+
+/// The steps of `punct train`, run in this order for one generation.
+#[derive(Subcommand, Debug)]
+pub enum TrainStep {
+    /// Self-play games on every core; sampled positions with their game's result are
+    /// written to a dataset file.
+    Selfplay {
+        /// Games to play.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+        games: u32,
+        /// Basic or standard game.
+        #[arg(long, default_value = "standard")]
+        variant: Variant,
+        /// Random moves opening each game.
+        #[arg(long, default_value_t = 2)]
+        random_plies: u32,
+        /// The engine's level, 1 to 6 (its playouts, and its noise at levels 1-3).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+        level: u8,
+        /// The engine's move priors: `handset`, or `learned` (the compiled-in policy).
+        #[arg(long, default_value = "handset", value_parser = ["handset", "learned"])]
+        policy: String,
+        /// Keep one position every this many plies.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+        every: u32,
+        /// Seed of the openings and the engines.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The dataset file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Judge every legal move of every position of a dataset by the one-ply evaluation,
+    /// on every core, and write the labelled dataset.
+    Label {
+        /// The dataset file to read (from `punct train selfplay`).
+        input: std::path::PathBuf,
+        /// The labelled dataset file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Fit the move policy to a labelled dataset; report held-out cross-entropy and top-k
+    /// agreement with the one-ply ranking, and write the weights file the engine compiles in.
+    Fit {
+        /// The labelled dataset file to read (from `punct train label`).
+        input: std::path::PathBuf,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 8)]
+        epochs: usize,
+        /// Positions per step.
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..))]
+        batch: u64,
+        /// Adam's step size.
+        #[arg(long, default_value_t = 0.02)]
+        learning_rate: f64,
+        /// The labels' inverse temperature per cell of one-ply value (see docs/training.md).
+        #[arg(long, default_value_t = 3.0)]
+        sharpness: f32,
+        /// Hold out one game in this many for the report.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..))]
+        holdout: u32,
+        /// The weights file to write.
+        #[arg(
+            long,
+            default_value = "crates/punct-engine/src/learned/policy_weights.rs"
+        )]
+        out: std::path::PathBuf,
+    },
 }
 
 /// Arguments of `punct picture`.

@@ -161,6 +161,19 @@ impl Layers {
         Layers { layers, len }
     }
 
+    /// For each cell (by index), the cost of reaching it, `FAR` when never reached.
+    fn costs(&self) -> [u8; 256] {
+        let mut costs = [FAR as u8; 256];
+        let mut seen = Bitboard::EMPTY;
+        for (k, layer) in self.layers[..self.len].iter().enumerate() {
+            for cell in *layer & !seen {
+                costs[cell.index()] = k as u8;
+            }
+            seen |= *layer;
+        }
+        costs
+    }
+
     /// The set of cells of cost at most `k`.
     #[inline]
     fn upto(&self, k: usize) -> Bitboard {
@@ -261,6 +274,61 @@ fn connection_with(own: Bitboard, opp: Bitboard, empty: Bitboard) -> Connection 
         }
     }
     Connection { distance, path }
+}
+
+/// [`connection`]'s path cells and [`distances`]' distances, with, for each cell (by index),
+/// the cost of the cheapest link between two opposite sides that passes through it, over
+/// the three axes: what a move landing there is worth to the player, as the learned policy
+/// reads it. Through costs are exact up to `slack` above the best link; dearer cells get
+/// `FAR`.
+pub fn connection_through(
+    own: Bitboard,
+    opp: Bitboard,
+    empty: Bitboard,
+    slack: u32,
+) -> (Connection, [u8; 256]) {
+    let quick = distances(own, opp, empty);
+    let best = quick.best();
+    // A cell on a link within `slack` of the best is reached within that plus its own
+    // cost (at most 2) from either side: no search need go further, which in a late game
+    // with a short link saves most of the layers.
+    let cap = (best + slack + 2).min(FAR as u32) as usize;
+    let chains = Chains::of(own);
+    let mut path = Bitboard::EMPTY;
+    let mut min = [FAR as u8; 256];
+    for (axis, [a, b]) in GOALS.into_iter().enumerate() {
+        if quick.distance[axis] > best + slack {
+            continue;
+        }
+        let from_a = Layers::from_side(&chains, a, own, empty, opp, cap, None);
+        let from_b = Layers::from_side(&chains, b, own, empty, opp, cap, None);
+        let (cost_a, cost_b) = (from_a.costs(), from_b.costs());
+        // A cell lies on a cheapest link exactly when the cheapest link through it is one.
+        let on_path = quick.distance[axis] <= best + 1;
+        for cell in own | empty | opp {
+            let i = cell.index();
+            // The cell's own cost is counted by both searches.
+            let own_cost = if own.contains(cell) {
+                0
+            } else if empty.contains(cell) {
+                1
+            } else {
+                2
+            };
+            let t = (u32::from(cost_a[i]) + u32::from(cost_b[i])).saturating_sub(own_cost);
+            min[i] = min[i].min(t.min(FAR as u32) as u8);
+            if on_path && t == quick.distance[axis] {
+                path.insert(cell);
+            }
+        }
+    }
+    (
+        Connection {
+            distance: quick.distance,
+            path,
+        },
+        min,
+    )
 }
 
 /// The cells on a path of cost `d` between the two sides: a cell of cost `c` reached at
@@ -368,6 +436,33 @@ mod tests {
                     assert_eq!(quick.best(), full.best(), "{text}");
                     assert_eq!(quick.second(), full.second(), "{text}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn connection_through_agrees_with_connection() {
+        let texts = [
+            "standard w 0 -",
+            "standard w 2 bLG3:3@1,wLH11:3@1",
+            "standard w 16 bCC2:1@1,wMD4:0@1,bEE4:4@1,wCE7:1@1,bLE8:3@1,bCG11:0@1,\
+             wLH11:3@1,bEH15:0@1,wEJ13:4@1,bTJ15:0@1,wRF8:0@2,bTG11:4@2,wRG10:0@3",
+        ];
+        for text in texts {
+            let pos = Position::from_text(text).unwrap();
+            let empty = Bitboard::ALL & !pos.occupied();
+            for colour in [Colour::White, Colour::Black] {
+                let (own, opp) = (pos.visible(colour), pos.visible(!colour));
+                let full = connection(own, opp, empty);
+                let (same, through) = connection_through(own, opp, empty, 3);
+                assert_eq!(same.best(), full.best(), "{text}");
+                assert_eq!(same.second(), full.second(), "{text}");
+                assert_eq!(same.path, full.path, "{text}");
+                // Cells on a best link have through cost equal to the best distance.
+                for cell in full.path {
+                    assert!(u32::from(through[cell.index()]) <= full.best() + 1);
+                }
+                assert!(through.iter().all(|&t| u32::from(t) >= full.best()));
             }
         }
     }

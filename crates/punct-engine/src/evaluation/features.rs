@@ -14,15 +14,15 @@ use super::{Distances, advantage, centre_weight};
 
 /// A lifted piece: the cells it leaves, and what they show once it is gone.
 #[derive(Clone, Copy)]
-struct Lift {
-    kind: PieceType,
+pub(crate) struct Lift {
+    pub(crate) kind: PieceType,
     cells: Bitboard,
     /// The same cells, one by one.
-    cell_list: [Cell; 3],
+    pub(crate) cell_list: [Cell; 3],
     /// Cells no longer the mover's after the lift.
-    lost: Bitboard,
+    pub(crate) lost: Bitboard,
     /// Cells the opponent's after the lift.
-    uncovered: Bitboard,
+    pub(crate) uncovered: Bitboard,
 }
 
 /// The side to move's movable pieces and what lifting each would uncover.
@@ -79,7 +79,7 @@ impl Lifts {
     }
 
     #[inline]
-    fn get(&self, from: Cell) -> Option<&Lift> {
+    pub(crate) fn get(&self, from: Cell) -> Option<&Lift> {
         self.lifts.get(usize::from(self.index[from.index()]))
     }
 
@@ -175,6 +175,11 @@ impl MoveContext {
         }
     }
 
+    /// The side to move's movable pieces.
+    pub(crate) fn lifts(&self) -> &Lifts {
+        &self.lifts
+    }
+
     /// A score for `mv`: higher is more worth searching. Roughly in cells of distance.
     pub fn score(&self, mv: Move) -> f32 {
         let Some(cells) = self.lifts.footprint(mv) else {
@@ -232,10 +237,7 @@ pub fn priors(ctx: &MoveContext, moves: &[Move], k: usize) -> Vec<(Move, f32)> {
 }
 
 /// How strongly priors favour higher scores (per cell of distance).
-const PRIOR_SHARPNESS: f32 = 1.5;
-
-/// How strongly refined priors favour better evaluations (per cell of advantage).
-const REFINED_SHARPNESS: f32 = 0.8;
+pub const PRIOR_SHARPNESS: f32 = 1.5;
 
 /// Like [`priors`], but the `shortlist` best by the cheap score are judged again by the
 /// static evaluation after playing them: slower, so used where it pays, at the root.
@@ -247,26 +249,44 @@ pub fn refined_priors(
     k: usize,
 ) -> Vec<(Move, f32)> {
     let scored: Vec<(Move, f32)> = moves.iter().map(|&mv| (mv, ctx.score(mv))).collect();
-    let mover = pos.turn();
-    let judged = best(scored, shortlist)
+    refine(pos, best(scored, shortlist), k)
+}
+
+/// The `k` best of `shortlist` judged by the static evaluation after playing each, with
+/// prior probabilities that sum to one.
+pub(crate) fn refine(
+    pos: &mut Position,
+    shortlist: Vec<(Move, f32)>,
+    k: usize,
+) -> Vec<(Move, f32)> {
+    let judged = shortlist
         .into_iter()
-        .map(|(mv, _)| {
-            let undo = pos.make(mv);
-            let value = match pos.decisive_outcome() {
-                Some(o) if o.winner == Some(mover) => 100.0,
-                Some(o) if o.winner.is_some() => -100.0,
-                Some(_) => 0.0,
-                None => -advantage(pos, &Distances::quick(pos)),
-            };
-            pos.unmake(undo);
-            (mv, value)
-        })
+        .map(|(mv, _)| (mv, one_ply_value(pos, mv)))
         .collect();
     normalise(best(judged, k), REFINED_SHARPNESS)
 }
 
+/// How good `mv` is for the side to move of `pos`, judged by the static evaluation after
+/// playing it: the mover's advantage in cells, ±100 when the move ends the game.
+pub fn one_ply_value(pos: &mut Position, mv: Move) -> f32 {
+    let mover = pos.turn();
+    let undo = pos.make(mv);
+    let value = match pos.decisive_outcome() {
+        Some(o) if o.winner == Some(mover) => 100.0,
+        Some(o) if o.winner.is_some() => -100.0,
+        Some(_) => 0.0,
+        None => -advantage(pos, &Distances::quick(pos)),
+    };
+    pos.unmake(undo);
+    value
+}
+
+/// The one-ply judgement's sharpness: refined priors are a softmax of [`one_ply_value`]
+/// with this inverse temperature (per cell of advantage).
+pub const REFINED_SHARPNESS: f32 = 0.8;
+
 /// The `k` highest scored, best first.
-fn best(mut scored: Vec<(Move, f32)>, k: usize) -> Vec<(Move, f32)> {
+pub(crate) fn best(mut scored: Vec<(Move, f32)>, k: usize) -> Vec<(Move, f32)> {
     let k = k.min(scored.len());
     if k == 0 {
         return scored;
@@ -280,7 +300,7 @@ fn best(mut scored: Vec<(Move, f32)>, k: usize) -> Vec<(Move, f32)> {
 }
 
 /// Scores turned into probabilities: a softmax with `sharpness` as inverse temperature.
-fn normalise(mut scored: Vec<(Move, f32)>, sharpness: f32) -> Vec<(Move, f32)> {
+pub(crate) fn normalise(mut scored: Vec<(Move, f32)>, sharpness: f32) -> Vec<(Move, f32)> {
     let Some(&(_, top)) = scored.first() else {
         return scored;
     };

@@ -6,6 +6,8 @@ use punct_core::{Game, Move, Position};
 
 use tree::{Node, Playout};
 
+use crate::learned::Priors;
+
 /// Nodes the tree may hold (about 60 bytes each), so memory stays bounded in long searches.
 pub const CAPACITY: usize = 2_000_000;
 
@@ -20,6 +22,8 @@ pub struct Tree {
     pub root: Node,
     /// Nodes in the tree.
     pub size: usize,
+    /// Which move priors new nodes get.
+    pub priors: Priors,
     moves: Vec<Move>,
 }
 
@@ -37,6 +41,7 @@ impl Tree {
                 1.0,
             ),
             size: 1,
+            priors: Priors::default(),
             moves: Vec::with_capacity(8192),
         }
     }
@@ -82,6 +87,7 @@ impl Tree {
             moves: &mut self.moves,
             size: &mut self.size,
             capacity: usize::MAX,
+            priors: self.priors,
         };
         if !self
             .root
@@ -120,6 +126,7 @@ impl Tree {
             moves: &mut self.moves,
             size: &mut self.size,
             capacity: CAPACITY,
+            priors: self.priors,
         };
         self.root.playout(scratch, &mut io);
     }

@@ -11,6 +11,7 @@ use punct_core::{Move, Position};
 
 use crate::evaluation::features::{MoveContext, refined_priors};
 use crate::evaluation::{Distances, advantage, win_probability};
+use crate::learned::{Priors, learned_priors};
 use crate::tactics;
 
 /// Children kept per node: out of thousands of legal moves, the ones the priors favour.
@@ -54,6 +55,8 @@ pub struct Playout<'a> {
     pub size: &'a mut usize,
     /// Nodes the tree may hold; beyond it leaves are evaluated again instead of expanded.
     pub capacity: usize,
+    /// Which move priors new nodes get.
+    pub priors: Priors,
 }
 
 impl Node {
@@ -103,13 +106,21 @@ impl Node {
         if io.moves.is_empty() {
             return false;
         }
-        let ctx = MoveContext::new(pos);
-        let shortlist = if refine {
-            REFINE_SHORTLIST
-        } else {
-            TREE_SHORTLIST
+        let chosen = match io.priors {
+            Priors::HandSet => {
+                let ctx = MoveContext::new(pos);
+                let shortlist = if refine {
+                    REFINE_SHORTLIST
+                } else {
+                    TREE_SHORTLIST
+                };
+                refined_priors(&mut pos.clone(), &ctx, io.moves, shortlist, k)
+            }
+            Priors::Learned { shortlist } => {
+                let shortlist = if refine { REFINE_SHORTLIST } else { shortlist };
+                learned_priors(&mut pos.clone(), io.moves, shortlist, k)
+            }
         };
-        let chosen = refined_priors(&mut pos.clone(), &ctx, io.moves, shortlist, k);
         self.children = chosen.into_iter().map(|(mv, p)| Node::new(mv, p)).collect();
         self.complete = false;
         *io.size += self.children.len();

@@ -11,6 +11,7 @@ mod play;
 mod review;
 mod serve;
 mod show;
+mod train;
 
 use anyhow::Context as _;
 use punct_core::{Position, Variant};
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Match(args) => match_::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Bench { nodes } => bench::run(nodes),
+        Command::Train(step) => train::run(step),
     }
 }
 

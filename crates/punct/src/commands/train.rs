@@ -1,0 +1,161 @@
+//! `punct train`: the learned engine's training steps over `punct-train`.
+
+use std::io::Write as _;
+use std::time::Instant;
+
+use anyhow::{Context as _, anyhow};
+use punct_engine::Level;
+use punct_engine::learned::Priors;
+use punct_train::dataset::{self, Sample};
+use punct_train::fit::{self, TOP_K};
+use punct_train::{labels, selfplay, weights};
+
+use crate::cli::TrainStep;
+
+pub fn run(step: TrainStep) -> anyhow::Result<()> {
+    let started = Instant::now();
+    match step {
+        TrainStep::Selfplay {
+            games,
+            variant,
+            random_plies,
+            level,
+            policy,
+            every,
+            seed,
+            out,
+        } => {
+            let settings = selfplay::Settings {
+                games,
+                variant,
+                random_plies,
+                level: Level::new(level).ok_or_else(|| anyhow!("no level {level}"))?,
+                priors: match policy.as_str() {
+                    "learned" => Priors::Learned { shortlist: 32 },
+                    _ => Priors::HandSet,
+                },
+                every,
+                max_plies: 400,
+                seed,
+            };
+            let samples = selfplay::generate(&settings, &|n| {
+                if n % 10 == 0 || n == games as usize {
+                    eprint!("\r{n}/{games} games");
+                }
+            });
+            eprintln!();
+            write(&out, &samples)?;
+            eprintln!(
+                "{} positions from {games} games in {:.1} s",
+                samples.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        TrainStep::Label { input, out } => {
+            let mut samples = read(&input)?;
+            let total = samples.len();
+            labels::label(&mut samples, &|n| {
+                if n % 50 == 0 || n == total {
+                    eprint!("\r{n}/{total} positions");
+                }
+            });
+            eprintln!();
+            write(&out, &samples)?;
+            eprintln!(
+                "{total} positions labelled in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+        TrainStep::Fit {
+            input,
+            epochs,
+            batch,
+            learning_rate,
+            sharpness,
+            holdout,
+            out,
+        } => {
+            let samples = read(&input)?;
+            let settings = fit::Settings {
+                epochs,
+                batch: batch as usize,
+                learning_rate,
+                holdout,
+                seed: 1,
+                sharpness,
+            };
+            let report = fit::fit(&samples, &settings, &mut |epoch, loss| {
+                eprintln!("epoch {epoch}: training cross-entropy {loss:.4}");
+            })
+            .map_err(|e| anyhow!(e))?;
+            let mut lines = vec![format!(
+                "fitted {epochs} epochs, batch {batch}, Adam {learning_rate}, label sharpness {sharpness}, one game in {holdout} held out"
+            )];
+            lines.extend(summary(&report, &input.display().to_string()));
+            let mut stdout = std::io::stdout().lock();
+            for line in &lines {
+                writeln!(stdout, "{line}")?;
+            }
+            std::fs::write(&out, weights::source(&report.weights, &lines))
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            writeln!(
+                stdout,
+                "weights written to {} in {:.1} s",
+                out.display(),
+                started.elapsed().as_secs_f64()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The fit's report, a few lines (also kept at the head of the weights file).
+fn summary(report: &fit::Report, input: &str) -> Vec<String> {
+    let top = |q: &fit::Quality| {
+        TOP_K
+            .iter()
+            .zip(&q.top_k)
+            .map(|(k, share)| format!("top-{k} {:.1} %", 100.0 * share))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    vec![
+        format!(
+            "fitted on {input}: {} positions, {} held out (mean {:.0} legal moves)",
+            report.train, report.test, report.moves
+        ),
+        format!(
+            "held-out cross-entropy (nats): learned {:.3}, hand-set {:.3}, uniform {:.3}, label entropy {:.3}",
+            report.learned.cross_entropy,
+            report.hand_set.cross_entropy,
+            report.uniform,
+            report.entropy
+        ),
+        format!(
+            "one-ply best move in the policy's k best, learned: {}",
+            top(&report.learned)
+        ),
+        format!(
+            "one-ply best move in the policy's k best, hand-set: {}",
+            top(&report.hand_set)
+        ),
+    ]
+}
+
+fn read(path: &std::path::Path) -> anyhow::Result<Vec<Sample>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    dataset::read(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
+}
+
+fn write(path: &std::path::Path, samples: &[Sample]) -> anyhow::Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    for sample in samples {
+        writeln!(out, "{}", sample.to_line())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    out.flush()
+        .with_context(|| format!("cannot write {}", path.display()))
+}
