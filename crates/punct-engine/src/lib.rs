@@ -15,6 +15,7 @@ mod engine;
 pub mod evaluation;
 mod level;
 mod limits;
+pub mod novice;
 pub mod players;
 pub mod protocol;
 pub mod search;
@@ -22,5 +23,5 @@ pub mod tactics;
 pub mod time;
 
 pub use engine::{Engine, Options, Score, SearchInfo, SearchResult, static_score};
-pub use level::Level;
+pub use level::{Level, Play};
 pub use limits::{Clock, SearchLimits};
