@@ -31,5 +31,5 @@ export function moveLabel(ply) {
   return ply % 2 === 0 ? `${n}.` : `${n}…`;
 }
 
-/** The strength names of the computer's six levels. */
-export const LEVEL_NAMES = ["beginner", "casual", "club", "strong", "expert", "full strength"];
+/** The strength names of the computer's nine levels, weakest first. */
+export const LEVEL_NAMES = ["first steps", "beginner", "novice", "casual", "improver", "club", "strong", "expert", "full strength"];

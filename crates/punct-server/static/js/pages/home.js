@@ -18,7 +18,7 @@ export function setUpHomePage() {
       const o = document.createElement("option");
       o.value = i + 1;
       o.textContent = `${i + 1} – ${name}`;
-      o.selected = i === 2;
+      o.selected = i === 4; // level 5, the middle of the ladder
       sel.appendChild(o);
     });
   }
