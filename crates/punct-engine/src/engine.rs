@@ -7,9 +7,11 @@ use punct_core::{Game, Move, Position};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
+use crate::evaluation;
 use crate::learned::Priors;
-use crate::level::Level;
+use crate::level::{Level, Play};
 use crate::limits::SearchLimits;
+use crate::novice;
 use crate::search::Tree;
 use crate::search::tree::Node;
 use crate::tactics::{self, Defence};
@@ -201,6 +203,23 @@ impl Engine {
             return SearchResult::default();
         }
         let mut pos = game.position().clone();
+        let (visits, temperature) = match self.options.level.play() {
+            Play::Glance(habits) => {
+                return match novice::choose(&mut pos, &habits, &mut self.rng) {
+                    Some(mv) => {
+                        // What it makes of its move: the static evaluation after it.
+                        pos.make(mv);
+                        let score = Score::estimate(1.0 - evaluation::evaluate(&pos));
+                        self.forced(mv, score, started, on_info)
+                    }
+                    None => SearchResult::default(),
+                };
+            }
+            Play::Search {
+                visits,
+                temperature,
+            } => (visits, temperature),
+        };
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return SearchResult::default();
@@ -235,10 +254,7 @@ impl Engine {
         if !tree.prepare(restrict.as_deref()) {
             return SearchResult::default();
         }
-        let node_limit = [limits.nodes, self.options.level.visits()]
-            .into_iter()
-            .flatten()
-            .min();
+        let node_limit = [limits.nodes, visits].into_iter().flatten().min();
         let mut nodes = 0u64;
         let mut last_info = started;
         let mut scratch = pos.clone();
@@ -260,7 +276,7 @@ impl Engine {
         // The move played heads the last line reported, even when noise picked another
         // than the search's best, and the result's line is that same line.
         let choice = self
-            .choose(&tree.root)
+            .choose(&tree.root, temperature)
             .or_else(|| tree.root.ranked().into_iter().next());
         let lines = self.report(&tree.root, choice, nodes, started, on_info);
         let result = match lines.into_iter().next() {
@@ -306,8 +322,7 @@ impl Engine {
 
     /// The root move to play: the most visited, or at low levels one drawn with chances
     /// growing with its visits (noise, never a move the search did not look at).
-    fn choose<'a>(&mut self, root: &'a Node) -> Option<&'a Node> {
-        let temperature = self.options.level.temperature();
+    fn choose<'a>(&mut self, root: &'a Node, temperature: f32) -> Option<&'a Node> {
         let best = root.best_child()?;
         if temperature == 0.0 || best.proven == Some(1.0) {
             return Some(best);

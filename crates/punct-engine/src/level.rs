@@ -1,17 +1,36 @@
-//! Strength levels for people. Lower levels search fewer playouts and, at the lowest,
-//! choose among the moves they searched with some chance instead of always the best:
-//! weaker by seeing less, never by deliberate blunders (every level takes a win in one and
-//! stops the opponent's).
+//! Strength levels for people. The lowest rungs do not search: they glance at a few
+//! natural moves, look at most one move ahead and, like newcomers, sometimes overlook a win
+//! in one, theirs or the opponent's ([`crate::novice`]). The rungs above search more and
+//! more playouts and, at the lower of them, choose among the moves they searched with some
+//! chance instead of always the best; every searching level takes a win in one and stops
+//! the opponent's.
 
 use std::fmt;
 
-/// A strength level, from 1 (beginner) to [`Level::MAX`] (full strength).
+use crate::novice::Habits;
+
+/// A strength level, from 1 (a first game) to [`Level::MAX`] (full strength).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
 
+/// How a level plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Play {
+    /// No search: a glance at a few moves, with a newcomer's lapses.
+    Glance(Habits),
+    /// The tree search.
+    Search {
+        /// Playouts per move; `None` at full strength, bounded only by time.
+        visits: Option<u64>,
+        /// How freely the move is drawn among those searched, by their visits: 0 always
+        /// plays the most visited.
+        temperature: f32,
+    },
+}
+
 impl Level {
     /// The strongest level.
-    pub const MAX: u8 = 6;
+    pub const MAX: u8 = 9;
 
     /// Full strength.
     pub const FULL: Level = Level(Level::MAX);
@@ -31,37 +50,55 @@ impl Level {
         self.0
     }
 
-    /// Playouts per move; `None` at full strength, bounded only by time.
-    pub fn visits(self) -> Option<u64> {
+    /// How the level plays. The figures are set by matches between neighbouring levels
+    /// (docs/engine.md has the ladder in Elo).
+    pub fn play(self) -> Play {
+        let search = |visits, temperature| Play::Search {
+            visits,
+            temperature,
+        };
         match self.0 {
-            1 => Some(6),
-            2 => Some(24),
-            3 => Some(96),
-            4 => Some(384),
-            5 => Some(1536),
-            _ => None,
-        }
-    }
-
-    /// How freely the move is drawn among those searched, by their visits: 0 always plays
-    /// the most visited.
-    pub fn temperature(self) -> f32 {
-        match self.0 {
-            1 => 1.0,
-            2 => 0.5,
-            3 => 0.25,
-            _ => 0.0,
+            1 => Play::Glance(Habits {
+                miss_win: 0.4,
+                miss_threat: 0.5,
+                glance: 16,
+                look_ahead: false,
+                sharpness: 2.0,
+            }),
+            2 => Play::Glance(Habits {
+                miss_win: 0.25,
+                miss_threat: 0.35,
+                glance: 12,
+                look_ahead: true,
+                sharpness: 1.5,
+            }),
+            3 => Play::Glance(Habits {
+                miss_win: 0.1,
+                miss_threat: 0.15,
+                glance: 40,
+                look_ahead: true,
+                sharpness: 3.0,
+            }),
+            4 => search(Some(6), 1.0),
+            5 => search(Some(24), 0.5),
+            6 => search(Some(96), 0.25),
+            7 => search(Some(256), 0.0),
+            8 => search(Some(800), 0.0),
+            _ => search(None, 0.0),
         }
     }
 
     /// A short name for people.
     pub fn name(self) -> &'static str {
         match self.0 {
-            1 => "beginner",
-            2 => "casual",
-            3 => "club",
-            4 => "strong",
-            5 => "expert",
+            1 => "first steps",
+            2 => "beginner",
+            3 => "novice",
+            4 => "casual",
+            5 => "improver",
+            6 => "club",
+            7 => "strong",
+            8 => "expert",
             _ => "full strength",
         }
     }

@@ -16,6 +16,7 @@ pub mod evaluation;
 pub mod learned;
 mod level;
 mod limits;
+pub mod novice;
 pub mod players;
 pub mod protocol;
 pub mod search;
@@ -23,5 +24,5 @@ pub mod tactics;
 pub mod time;
 
 pub use engine::{Engine, Options, Score, SearchInfo, SearchResult, static_score};
-pub use level::Level;
+pub use level::{Level, Play};
 pub use limits::{Clock, SearchLimits};

@@ -255,3 +255,34 @@ fn the_policy_options_choose_the_priors_and_refuse_bad_values() {
     assert!(errors[0].contains("Policy must be handset or learned"));
     assert!(errors[1].contains("PolicyShortlist must be 0 to 400"));
 }
+
+#[test]
+fn every_level_is_offered_and_plays_and_others_are_refused() {
+    let lines = session("pei\n");
+    assert!(
+        lines.contains(&"option name Level type spin default 9 min 1 max 9".to_owned()),
+        "{lines:?}"
+    );
+    let mut input = String::from("setoption name Level value 0\nsetoption name Level value 10\n");
+    for level in 1..=9 {
+        input.push_str(&format!(
+            "setoption name Level value {level}\nposition startpos\ngo nodes 30\n"
+        ));
+    }
+    let lines = session(&input);
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("error ")).collect();
+    assert_eq!(
+        errors,
+        [
+            "error Level must be 1 to 9, not `0`",
+            "error Level must be 1 to 9, not `10`"
+        ],
+        "{lines:?}"
+    );
+    let start = Position::new(Variant::Standard);
+    let moves = bestmoves(&lines);
+    assert_eq!(moves.len(), 9, "{lines:?}");
+    for mv in moves {
+        assert!(start.is_legal(Move::parse(mv).unwrap()), "{mv}");
+    }
+}

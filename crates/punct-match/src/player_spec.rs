@@ -26,7 +26,7 @@ pub enum PlayerSpec {
 impl FromStr for PlayerSpec {
     type Err = String;
 
-    /// `random`, `greedy`, `alphabeta`, `level1` … `level6` (or `full`), or `cmd:<command line>`.
+    /// `random`, `greedy`, `alphabeta`, `level1` … `level9` (or `full`), or `cmd:<command line>`.
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
         if let Some(command) = s.strip_prefix("cmd:") {
             return if command.trim().is_empty() {

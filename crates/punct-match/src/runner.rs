@@ -155,7 +155,7 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
         }
         drop(tx);
         for message in rx {
-            let game = match message {
+            let mut game = match message {
                 Ok(game) => game,
                 Err(e) => {
                     report.faults.push(e);
@@ -164,7 +164,11 @@ pub fn run(config: &MatchConfig, interrupt: &AtomicBool) -> Result<MatchReport, 
                 }
             };
             report.tally.add(game.first_score);
-            for (total, one) in report.searched.iter_mut().zip(game.searched) {
+            for (total, one) in report
+                .searched
+                .iter_mut()
+                .zip(std::mem::take(&mut game.searched))
+            {
                 total.merge(one);
             }
             if let Some(side) = game.time_loss {
@@ -292,7 +296,7 @@ fn play(
     let mut clocks = config.clock.map(|(base, _)| [base, base]);
     let increment = config.clock.map_or(Duration::ZERO, |(_, inc)| inc);
     let mut fault = None;
-    let mut searched = [Searched::default(); 2];
+    let mut searched: [Searched; 2] = Default::default();
     while game.outcome().is_none() {
         if stopped() {
             return None;

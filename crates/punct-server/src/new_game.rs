@@ -2,6 +2,7 @@
 //! and a starting game; and the random ids and tokens.
 
 use punct_core::{Colour, Game, Position, Record, Variant};
+use punct_engine::Level;
 use serde::Deserialize;
 
 use crate::clock::{Clock, now_ms};
@@ -18,7 +19,7 @@ pub struct NewGame {
     pub variant: Option<String>,
     /// The creator's colour: `white` (default), `black` or `random`.
     pub colour: Option<String>,
-    /// Engine level 1–6 against the computer (default 3).
+    /// Engine level 1–9 against the computer (default [`DEFAULT_LEVEL`]).
     pub level: Option<u8>,
     /// Optional clock.
     pub clock: Option<ClockSpec>,
@@ -27,6 +28,9 @@ pub struct NewGame {
     /// The creator's name.
     pub name: Option<String>,
 }
+
+/// The computer's level when the request names none: the middle of the ladder.
+const DEFAULT_LEVEL: u8 = 5;
 
 /// The shortest clock, one second: a smaller one rounds towards 0 ms and is lost on time
 /// before the first move can arrive.
@@ -123,10 +127,11 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
             ))
         })?,
     };
-    let level = req.level.unwrap_or(3);
-    if !(1..=6).contains(&level) {
+    let level = req.level.unwrap_or(DEFAULT_LEVEL);
+    if Level::new(level).is_none() {
         return Err(Error::bad_request(format!(
-            "level {level} does not exist: levels run from 1 to 6"
+            "level {level} does not exist: levels run from 1 to {}",
+            Level::MAX
         )));
     }
     let clock = match req.clock {
@@ -203,6 +208,10 @@ mod tests {
     fn bad_requests_name_the_problem() {
         let cases = [
             (r#"{"mode":"computer","level":0}"#, "level 0"),
+            (
+                r#"{"mode":"computer","level":10}"#,
+                "levels run from 1 to 9",
+            ),
             (r#"{"mode":"local","colour":"green"}"#, "unknown colour"),
             (r#"{"mode":"local","variant":"giant"}"#, "unknown variant"),
             (

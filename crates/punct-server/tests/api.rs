@@ -351,7 +351,7 @@ async fn import_legal_moves_analysis_and_bad_input() {
     let (status, v) = post(
         &format!("{base}/api/games"),
         None,
-        json!({ "mode": "computer", "level": 9 }),
+        json!({ "mode": "computer", "level": 10 }),
     )
     .await;
     assert_eq!(status, 400, "{v}");

@@ -750,7 +750,7 @@ fn connection_game() -> Vec<String> {
     for seed in 0..30_u64 {
         let mut game = Game::new(Variant::Standard);
         let mut engine = Engine::new(Options {
-            level: Level::new(3).unwrap(),
+            level: Level::new(6).unwrap(),
             seed,
         });
         while game.outcome().is_none() && game.moves().len() < 60 {

@@ -456,8 +456,8 @@ async fn one_click_and_the_games_being_played(driver: &Driver, base: &str) {
     s.click("#play-computer").await;
     let game = s
         .wait(
-            "the game against level 2",
-            "return location.pathname.startsWith('/g/') && document.querySelector('#p-black .name').textContent.includes('2') && location.pathname;",
+            "the game against level 3",
+            "return location.pathname.startsWith('/g/') && document.querySelector('#p-black .name').textContent.includes('3') && location.pathname;",
         )
         .await;
     let game = game.as_str().unwrap().to_owned();

@@ -17,7 +17,7 @@ use crate::play::Opponent;
 
 /// The computer's level offered when the current game is between two people: the same as
 /// `punct play`'s default.
-const DEFAULT_LEVEL: u8 = 3;
+const DEFAULT_LEVEL: u8 = 5;
 
 /// A line of the dialog, each holding one choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,7 +233,7 @@ impl NewGame {
             lines.push(line);
         }
         lines.push(Line::default());
-        lines.push(Line::from("↑ ↓ choose · ← → change · 1-6 level").gray());
+        lines.push(Line::from("↑ ↓ choose · ← → change · 1-9 level").gray());
         lines.push(
             Line::from(if self.play_on {
                 "Enter plays on from here · Esc goes back"
@@ -354,11 +354,10 @@ mod tests {
             press(&mut dialog, KeyCode::Enter),
             Choice::Start(Opponent::Human, Variant::Standard)
         );
-        // The level is bounded by 1 and 6.
-        press(&mut dialog, KeyCode::Char('6'));
+        // The level is bounded by 1 and 9.
+        press(&mut dialog, KeyCode::Char('9'));
         assert_eq!(dialog.row, Row::Level);
         press(&mut dialog, KeyCode::Right);
-        press(&mut dialog, KeyCode::Char('7'));
         press(&mut dialog, KeyCode::Char('0'));
         assert_eq!(
             press(&mut dialog, KeyCode::Enter),

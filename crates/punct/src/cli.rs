@@ -191,8 +191,8 @@ pub struct PlayArgs {
     /// empty board.
     #[arg(long, conflicts_with = "variant")]
     pub position: Option<String>,
-    /// The computer's strength, 1 (beginner) to 6 (full strength).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+    /// The computer's strength, 1 (a first game) to 9 (full strength).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=9))]
     pub level: u8,
     /// Your colour against the computer: white (moves first) or black.
     #[arg(long, alias = "color", default_value = "white", value_parser = parse_colour)]
@@ -221,7 +221,7 @@ pub struct ReviewArgs {
 /// Arguments of `punct match`.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// First player: random, greedy, alphabeta, level1 … level6 (full), or cmd:<program> for any
+    /// First player: random, greedy, alphabeta, level1 … level9 (full), or cmd:<program> for any
     /// program speaking the engine protocol (such as a baseline, `cmd:baselines/v0/punct
     /// engine`). Scores are this player's.
     pub first: String,
@@ -241,7 +241,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
     /// Time per move in milliseconds (100 when neither --nodes nor --clock is given). Levels
-    /// 1-5 also stop at their own playout counts, so compare them with a time that never binds.
+    /// 1-8 also stop at their own playout counts (1-3 do not search), so compare them with a
+    /// time that never binds.
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Playouts per move (a budget independent of the machine).

@@ -429,7 +429,7 @@ fn sigterm_and_sighup_give_the_terminal_back() {
     let play = Tmux::start(
         "sigterm",
         &dir,
-        &format!("{punct} play --level 6 --colour black --movetime 60000"),
+        &format!("{punct} play --level 9 --colour black --movetime 60000"),
     );
     play.wait_for("Thinking");
     play.signal("TERM");
@@ -586,10 +586,12 @@ fn a_new_game_is_set_up_without_leaving_the_program() {
     // The computer at level 1, you with Black, the basic game: the computer opens at once.
     play.keys(&["n", "Right", "Down"]);
     play.wait_for("> Level");
-    play.keys(&["Left", "Left", "Down", "Right", "Down", "Right"]);
+    play.keys(&[
+        "Left", "Left", "Left", "Left", "Down", "Right", "Down", "Right",
+    ]);
     play.wait_for("< basic >");
     let dialog = play.screen();
-    assert!(dialog.contains("< 1 > beginner"), "{dialog}");
+    assert!(dialog.contains("< 1 > first steps"), "{dialog}");
     assert!(dialog.contains("< Black > the computer starts"), "{dialog}");
     play.keys(&["Enter"]);
     play.wait_for("PÜNCT · basic game");
@@ -685,7 +687,7 @@ fn the_program_ends_when_its_terminal_goes_away() {
     let thinking = Tmux::start(
         "hangup-thinking",
         &dir,
-        &format!("{punct} play --level 6 --colour black --movetime 60000"),
+        &format!("{punct} play --level 9 --colour black --movetime 60000"),
     );
     thinking.wait_for("Thinking");
     close_the_terminal(thinking, "while the computer thinks");

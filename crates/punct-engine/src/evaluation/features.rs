@@ -180,6 +180,13 @@ impl MoveContext {
         &self.lifts
     }
 
+    /// The same judgement by a player who does not see the opponent's plans: being in the
+    /// opponent's way counts for nothing.
+    pub fn blind_to_opponent(mut self) -> MoveContext {
+        self.block_weight = 0.0;
+        self
+    }
+
     /// A score for `mv`: higher is more worth searching. Roughly in cells of distance.
     pub fn score(&self, mv: Move) -> f32 {
         let Some(cells) = self.lifts.footprint(mv) else {

@@ -33,8 +33,8 @@ export function moveLabel(ply) {
   return ply % 2 === 0 ? `${n}.` : `${n}…`;
 }
 
-/** The strength names of the computer's six levels, in English (the catalogues' keys). */
-export const LEVEL_NAMES = ["beginner", "casual", "club", "strong", "expert", "full strength"];
+/** The strength names of the computer's nine levels, weakest first, in English (the catalogues' keys). */
+export const LEVEL_NAMES = ["first steps", "beginner", "novice", "casual", "improver", "club", "strong", "expert", "full strength"];
 
 /** The strength name of level `level` (1-based) in the page's language (English for a name no catalogue has). */
 export function levelName(level) {

@@ -14,7 +14,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let opponent = if args.human {
         Opponent::Human
     } else {
-        let level = Level::new(args.level).context("the level must be 1 to 6")?;
+        let level = Level::new(args.level)
+            .with_context(|| format!("the level must be 1 to {}", Level::MAX))?;
         Opponent::Computer {
             level,
             human: args.colour,

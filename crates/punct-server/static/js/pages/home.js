@@ -14,7 +14,7 @@ import { routeOf } from "../routes.js";
 import { createGame } from "./import.js";
 
 /** The computer's level for "Play the computer": gentle for someone new, not a pushover. */
-const QUICK_LEVEL = 2;
+const QUICK_LEVEL = 3;
 /** How long each move of the demo game stays on the board, and its last position. */
 const DEMO_STEP_MS = 1400;
 const DEMO_END_MS = 4000;
@@ -52,7 +52,7 @@ export function setUpHomePage() {
       const o = document.createElement("option");
       o.value = i + 1;
       o.textContent = `${i + 1} – ${levelName(i + 1)}`;
-      o.selected = i === 2;
+      o.selected = i === 4; // level 5, the middle of the ladder
       sel.appendChild(o);
     });
   }
