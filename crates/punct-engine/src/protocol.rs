@@ -319,8 +319,8 @@ impl<W: Write + Send + 'static> Session<W> {
             },
             "seed" => match value.parse::<u64>() {
                 Ok(seed) => {
-                    let level = self.engine().options().level;
-                    self.engine = Some(Engine::new(Options { level, seed }));
+                    let options = self.engine().options();
+                    self.engine = Some(Engine::new(Options { seed, ..options }));
                 }
                 Err(_) => self.error(&format!("Seed must be a number, not `{value}`")),
             },

@@ -32,7 +32,11 @@ fn levels_respect_their_playout_budgets() {
     let game = Game::new(Variant::Basic);
     let stop = AtomicBool::new(false);
     for level in Level::all().take(3) {
-        let mut engine = Engine::new(Options { level, seed: 3 });
+        let mut engine = Engine::new(Options {
+            level,
+            seed: 3,
+            ..Options::default()
+        });
         let result = engine.search(&game, &SearchLimits::default(), &stop, &mut |_| {});
         assert!(result.nodes <= level.visits().unwrap(), "{level}");
         assert!(game.position().is_legal(result.best_move.unwrap()));
@@ -340,7 +344,11 @@ fn the_move_played_heads_the_last_line_reported() {
     let game = game_of(CALLED_WON);
     for level in [Level::new(2).unwrap(), Level::FULL] {
         for seed in 0..4 {
-            let mut engine = Engine::new(Options { level, seed });
+            let mut engine = Engine::new(Options {
+                level,
+                seed,
+                ..Options::default()
+            });
             let mut last = None;
             let result = engine.search(&game, &SearchLimits::nodes(400), &stop, &mut |info| {
                 if info.multipv == 1 {

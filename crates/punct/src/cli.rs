@@ -101,6 +101,10 @@ pub struct PlayArgs {
     /// How long the computer thinks per move, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
+    /// Threads the computer searches with, at most twice the machine's cores [default: the
+    /// machine's cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
 }
 
 /// Arguments of `punct review`.
@@ -222,6 +226,11 @@ pub struct ServeArgs {
     /// Worker threads for the network side [default: one per core, less one]
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub workers: Option<u16>,
+    /// Threads each of the computer's searches uses, at most twice the machine's cores; 1
+    /// suits a server playing many games at once (docs/server.md)
+    #[arg(long, env = "PUNCT_ENGINE_THREADS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub engine_threads: u16,
     /// How log lines are written to standard error: `human` or `json` (one JSON object per
     /// line). Which lines: `RUST_LOG` (default `info`).
     #[arg(long, default_value = "human")]

@@ -41,8 +41,17 @@ pub struct EnginePlayer {
 impl EnginePlayer {
     /// The engine at `level` with a seed.
     pub fn new(level: Level, seed: u64) -> EnginePlayer {
+        EnginePlayer::with_options(Options {
+            level,
+            seed,
+            ..Options::default()
+        })
+    }
+
+    /// The engine set up by `options`.
+    pub fn with_options(options: Options) -> EnginePlayer {
         EnginePlayer {
-            engine: Engine::new(Options { level, seed }),
+            engine: Engine::new(options),
             last_nodes: None,
         }
     }
