@@ -9,7 +9,7 @@
 //! ```text
 //! pei                                   → id name …, id author …, option …, peiok
 //! isready                               → readyok
-//! setoption name Level|Seed|MultiPV value <n>
+//! setoption name Level|Seed|MultiPV|Threads value <n>
 //! newgame [basic|standard]
 //! position startpos [basic|standard] [moves <move> …]
 //! position pos <variant> <side> <ply> <pieces> [moves <move> …]
@@ -38,6 +38,7 @@ use punct_core::{Game, Move, Position, Variant};
 use crate::engine::{Engine, Options, SearchInfo};
 use crate::level::Level;
 use crate::limits::{Clock, SearchLimits};
+use crate::search::threads;
 
 /// Deepest `perft` the protocol runs: with thousands of moves a ply, depth 4 is already
 /// days of counting (`stop` ends it).
@@ -253,6 +254,10 @@ impl<W: Write + Send + 'static> Session<W> {
             ),
             "option name Seed type spin default 24301 min 0 max 4294967295".to_owned(),
             "option name MultiPV type spin default 1 min 1 max 16".to_owned(),
+            format!(
+                "option name Threads type spin default 1 min 1 max {}",
+                threads::most()
+            ),
             "peiok".to_owned(),
         ];
         for line in lines {
@@ -327,6 +332,13 @@ impl<W: Write + Send + 'static> Session<W> {
             "multipv" => match value.parse::<usize>() {
                 Ok(n) if (1..=16).contains(&n) => self.engine().set_multipv(n),
                 _ => self.error(&format!("MultiPV must be 1 to 16, not `{value}`")),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=threads::most()).contains(&n) => self.engine().set_threads(n),
+                _ => self.error(&format!(
+                    "Threads must be 1 to {} (twice this machine's cores), not `{value}`",
+                    threads::most()
+                )),
             },
             _ => self.error(&format!("unknown option `{name}`")),
         }

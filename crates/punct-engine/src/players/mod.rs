@@ -59,7 +59,11 @@ impl EnginePlayer {
 
 impl Player for EnginePlayer {
     fn name(&self) -> String {
-        format!("punct level {}", self.engine.options().level.number())
+        let options = self.engine.options();
+        match options.threads {
+            0 | 1 => format!("punct level {}", options.level.number()),
+            n => format!("punct level {}, {n} threads", options.level.number()),
+        }
     }
 
     fn new_game(&mut self) {

@@ -49,7 +49,7 @@ pub struct Node {
     /// The moves that do not lose at once and are not yet children, once the node has
     /// been [widened](Node::widen) and is still incomplete: kept so that the next widening
     /// need not try every legal move again.
-    left_out: Option<Box<Vec<Move>>>,
+    pub left_out: Option<Box<Vec<Move>>>,
 }
 
 /// What a playout needs besides the tree.
