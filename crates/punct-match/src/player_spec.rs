@@ -20,8 +20,8 @@ pub enum PlayerSpec {
     AlphaBeta,
     /// This engine at a level, in this process.
     Level(Level),
-    /// This engine at a level searching on more than one thread, in this process.
-    Threaded(Level, usize),
+    /// This engine at a level with settings of its own, in this process.
+    Tuned(Settings),
     /// A program speaking the engine protocol: the command line to start it.
     External(String),
 }
@@ -30,7 +30,7 @@ impl FromStr for PlayerSpec {
     type Err = String;
 
     /// `random`, `greedy`, `alphabeta`, `level1` … `level6` (or `full`), a level followed by
-    /// `:threads=<n>` (`full:threads=2`), or `cmd:<command line>`.
+    /// settings (`full:threads=2`, `full:threads=2,nodes=600`), or `cmd:<command line>`.
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
         if let Some(command) = s.strip_prefix("cmd:") {
             return if command.trim().is_empty() {
@@ -39,23 +39,18 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::External(command.to_owned()))
             };
         }
-        if let Some((name, setting)) = s.split_once(':') {
+        if let Some((name, settings)) = s.split_once(':') {
             let PlayerSpec::Level(level) = name.parse()? else {
                 return Err(format!(
                     "`{s}`: only the engine's levels take settings, not `{name}`"
                 ));
             };
-            let threads = setting.strip_prefix("threads=").ok_or_else(|| {
-                format!("`{s}`: unknown setting `{setting}`: expected threads=<n>")
-            })?;
-            return match threads.parse::<usize>() {
-                Ok(1) => Ok(PlayerSpec::Level(level)),
-                Ok(n) if (2..=threads::most()).contains(&n) => Ok(PlayerSpec::Threaded(level, n)),
-                _ => Err(format!(
-                    "`{s}`: threads must be 1 to {} (twice this machine's cores), not `{threads}`",
-                    threads::most()
-                )),
-            };
+            let settings = Settings::parse(level, settings).map_err(|e| format!("`{s}`: {e}"))?;
+            return Ok(if settings == Settings::plain(level) {
+                PlayerSpec::Level(level)
+            } else {
+                PlayerSpec::Tuned(settings)
+            });
         }
         let lower = s.to_ascii_lowercase();
         match lower.as_str() {
@@ -86,7 +81,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::AlphaBeta => f.write_str("alphabeta"),
             PlayerSpec::Level(l) => write!(f, "level{}", l.number()),
-            PlayerSpec::Threaded(l, n) => write!(f, "level{}:threads={n}", l.number()),
+            PlayerSpec::Tuned(settings) => settings.fmt(f),
             PlayerSpec::External(c) => write!(f, "cmd:{c}"),
         }
     }
@@ -100,13 +95,82 @@ impl PlayerSpec {
             PlayerSpec::Greedy => Box::new(Greedy),
             PlayerSpec::AlphaBeta => Box::new(AlphaBeta),
             PlayerSpec::Level(level) => Box::new(EnginePlayer::new(*level, seed)),
-            PlayerSpec::Threaded(level, threads) => Box::new(EnginePlayer::with_options(Options {
-                level: *level,
-                seed,
-                threads: *threads,
-            })),
+            PlayerSpec::Tuned(settings) => {
+                let options = Options {
+                    level: settings.level,
+                    seed,
+                    threads: settings.threads,
+                };
+                Box::new(EnginePlayer::with_options(options).with_nodes(settings.nodes))
+            }
             PlayerSpec::External(command) => Box::new(External::start(command)?),
         })
+    }
+}
+
+/// The engine at a level, with settings of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Its level.
+    pub level: Level,
+    /// Threads it searches with (`threads=<n>`).
+    pub threads: usize,
+    /// Its own playouts per move, in place of the match's budget (`nodes=<n>`): two
+    /// threads at twice one thread's playouts stand for equal time on an idle machine.
+    pub nodes: Option<u64>,
+}
+
+impl Settings {
+    /// The level as it plays without settings.
+    fn plain(level: Level) -> Settings {
+        Settings {
+            level,
+            threads: 1,
+            nodes: None,
+        }
+    }
+
+    /// Settings from `threads=<n>` and `nodes=<n>`, separated by commas.
+    fn parse(level: Level, text: &str) -> Result<Settings, String> {
+        let mut settings = Settings::plain(level);
+        for setting in text.split(',') {
+            match setting.split_once('=') {
+                Some(("threads", n)) => {
+                    settings.threads = n
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=threads::most()).contains(n))
+                        .ok_or_else(|| {
+                            format!(
+                                "threads must be 1 to {} (twice this machine's cores), not `{n}`",
+                                threads::most()
+                            )
+                        })?;
+                }
+                Some(("nodes", n)) => {
+                    settings.nodes =
+                        Some(n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                            format!("nodes must be a positive number, not `{n}`")
+                        })?);
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown setting `{setting}`: expected threads=<n> or nodes=<n>"
+                    ));
+                }
+            }
+        }
+        Ok(settings)
+    }
+}
+
+impl fmt::Display for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "level{}:threads={}", self.level.number(), self.threads)?;
+        match self.nodes {
+            Some(n) => write!(f, ",nodes={n}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -116,18 +180,25 @@ mod tests {
 
     #[test]
     fn a_level_takes_a_threads_setting() {
-        assert_eq!(
-            "full:threads=2".parse(),
-            Ok(PlayerSpec::Threaded(Level::FULL, 2))
-        );
+        let two = Settings {
+            threads: 2,
+            ..Settings::plain(Level::FULL)
+        };
+        assert_eq!("full:threads=2".parse(), Ok(PlayerSpec::Tuned(two)));
         let five = Level::new(5).unwrap();
         assert_eq!("level5:threads=1".parse(), Ok(PlayerSpec::Level(five)));
+        let budget = Settings {
+            nodes: Some(600),
+            ..two
+        };
         assert_eq!(
-            PlayerSpec::Threaded(Level::FULL, 2).to_string(),
-            "level6:threads=2"
+            "full:threads=2,nodes=600".parse(),
+            Ok(PlayerSpec::Tuned(budget))
         );
-        let round_trip: PlayerSpec = "level6:threads=2".parse().unwrap();
-        assert_eq!(round_trip, PlayerSpec::Threaded(Level::FULL, 2));
+        for spec in [two, budget] {
+            let text = PlayerSpec::Tuned(spec).to_string();
+            assert_eq!(text.parse(), Ok(PlayerSpec::Tuned(spec)), "{text}");
+        }
     }
 
     #[test]
@@ -138,6 +209,9 @@ mod tests {
             (too_many.as_str(), "threads must be 1 to"),
             ("full:threads=two", "threads must be 1 to"),
             ("full:depth=3", "unknown setting `depth=3`"),
+            ("full:threads=2,", "unknown setting ``"),
+            ("full:nodes=0", "nodes must be a positive number"),
+            ("full:nodes=-5", "nodes must be a positive number"),
             ("random:threads=2", "only the engine's levels take settings"),
             ("level9:threads=2", "unknown player `level9`"),
         ] {

@@ -123,8 +123,8 @@ pub struct ReviewArgs {
 /// Arguments of `punct match`.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// First player: random, greedy, alphabeta, level1 … level6 (full), a level with a
-    /// setting (full:threads=2), or cmd:<program> for any
+    /// First player: random, greedy, alphabeta, level1 … level6 (full), a level with
+    /// settings (full:threads=2, full:threads=2,nodes=600), or cmd:<program> for any
     /// program speaking the engine protocol (such as a baseline, `cmd:baselines/v0/punct
     /// engine`). Scores are this player's.
     pub first: String,

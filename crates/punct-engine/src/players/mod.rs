@@ -36,6 +36,8 @@ pub trait Player: Send {
 pub struct EnginePlayer {
     engine: Engine,
     last_nodes: Option<u64>,
+    /// Playouts per move in place of the limits it is given, when set.
+    nodes: Option<u64>,
 }
 
 impl EnginePlayer {
@@ -53,17 +55,27 @@ impl EnginePlayer {
         EnginePlayer {
             engine: Engine::new(options),
             last_nodes: None,
+            nodes: None,
         }
+    }
+
+    /// Searches `nodes` playouts per move whatever limits it is given, when set.
+    pub fn with_nodes(self, nodes: Option<u64>) -> EnginePlayer {
+        EnginePlayer { nodes, ..self }
     }
 }
 
 impl Player for EnginePlayer {
     fn name(&self) -> String {
         let options = self.engine.options();
-        match options.threads {
-            0 | 1 => format!("punct level {}", options.level.number()),
-            n => format!("punct level {}, {n} threads", options.level.number()),
+        let mut name = format!("punct level {}", options.level.number());
+        if options.threads > 1 {
+            name.push_str(&format!(", {} threads", options.threads));
         }
+        if let Some(n) = self.nodes {
+            name.push_str(&format!(", {n} playouts"));
+        }
+        name
     }
 
     fn new_game(&mut self) {
@@ -72,6 +84,8 @@ impl Player for EnginePlayer {
 
     fn choose(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, String> {
         let stop = AtomicBool::new(false);
+        let own = self.nodes.map(SearchLimits::nodes);
+        let limits = own.as_ref().unwrap_or(limits);
         let result = self.engine.search(game, limits, &stop, &mut |_| {});
         self.last_nodes = Some(result.nodes);
         result.best_move.ok_or_else(|| "no move found".to_owned())
