@@ -12,8 +12,9 @@ use crate::learned::Priors;
 use crate::level::{Level, Play};
 use crate::limits::SearchLimits;
 use crate::novice;
-use crate::search::Tree;
+use crate::search::threads::{self, Budget};
 use crate::search::tree::Node;
+use crate::search::{CAPACITY, Tree};
 use crate::tactics::{self, Defence};
 use crate::time;
 
@@ -24,6 +25,9 @@ pub struct Options {
     pub level: Level,
     /// Seed for the engine's randomness (noise at low levels, tie breaks).
     pub seed: u64,
+    /// Threads searching together (0 is taken as 1). With one, play depends only on the
+    /// position, the level, the seed and the playouts allowed.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -31,6 +35,7 @@ impl Default for Options {
         Options {
             level: Level::FULL,
             seed: 0x5eed,
+            threads: 1,
         }
     }
 }
@@ -135,7 +140,8 @@ const INFO_INTERVAL: Duration = Duration::from_millis(500);
 pub struct Engine {
     options: Options,
     rng: SmallRng,
-    tree: Option<Tree>,
+    /// The search trees kept between moves, one a thread, the main thread's first.
+    trees: Vec<Tree>,
     /// Lines reported per `info` round (1 normally).
     multipv: usize,
     /// Which move priors the search uses.
@@ -148,7 +154,7 @@ impl Engine {
         Engine {
             options,
             rng: SmallRng::seed_from_u64(options.seed),
-            tree: None,
+            trees: Vec::new(),
             multipv: 1,
             priors: Priors::default(),
         }
@@ -169,12 +175,17 @@ impl Engine {
         self.priors
     }
 
-    /// Chooses the move priors of later searches (the tree kept so far is forgotten).
+    /// Chooses the move priors of later searches (the trees kept so far are forgotten).
     pub fn set_priors(&mut self, priors: Priors) {
         if priors != self.priors {
             self.priors = priors;
-            self.tree = None;
+            self.trees.clear();
         }
+    }
+
+    /// Searches with `n` threads from the next search on (at least 1).
+    pub fn set_threads(&mut self, n: usize) {
+        self.options.threads = n.max(1);
     }
 
     /// Reports the `n` best root moves in each round of progress (at least 1).
@@ -185,7 +196,7 @@ impl Engine {
     /// Forgets everything learnt in the current game (search tree, history).
     pub fn new_game(&mut self) {
         self.rng = SmallRng::seed_from_u64(self.options.seed);
-        self.tree = None;
+        self.trees.clear();
     }
 
     /// Searches the current position of `game` within `limits`, until `stop` is set, calling
@@ -246,39 +257,39 @@ impl Engine {
             Defence::None | Defence::Lost | Defence::Unfinished => None,
         };
 
-        let mut tree = match self.tree.take() {
-            Some(tree) => tree.advance(game),
-            None => Tree::new(pos.clone()),
-        };
-        tree.priors = self.priors;
-        if !tree.prepare(restrict.as_deref()) {
-            return SearchResult::default();
-        }
-        let node_limit = [limits.nodes, visits].into_iter().flatten().min();
-        let mut nodes = 0u64;
-        let mut last_info = started;
-        let mut scratch = pos.clone();
-        loop {
-            if stop.load(Ordering::Relaxed)
-                || deadline.is_some_and(|d| started.elapsed() >= d)
-                || node_limit.is_some_and(|n| nodes >= n)
-                || tree.root.proven.is_some()
-            {
-                break;
+        let mut trees = self.trees_for(game);
+        for tree in &mut trees {
+            if !tree.prepare(restrict.as_deref()) {
+                return SearchResult::default();
             }
-            tree.playout(&mut scratch);
-            nodes += 1;
+        }
+        let budget = Budget {
+            stop,
+            started,
+            deadline,
+            nodes: [limits.nodes, visits].into_iter().flatten().min(),
+        };
+        let mut last_info = started;
+        // Progress is the main tree's alone: the helpers' trees are busy while it runs.
+        let nodes = threads::grow_all(&mut trees, &budget, &mut |tree, nodes| {
             if last_info.elapsed() >= INFO_INTERVAL {
                 last_info = Instant::now();
                 self.report(&tree.root, None, nodes, started, on_info);
             }
-        }
+        });
+        let merged;
+        let root = if trees.len() == 1 {
+            &trees[0].root
+        } else {
+            merged = threads::merged_root(&trees);
+            &merged
+        };
         // The move played heads the last line reported, even when noise picked another
         // than the search's best, and the result's line is that same line.
         let choice = self
-            .choose(&tree.root, temperature)
-            .or_else(|| tree.root.ranked().into_iter().next());
-        let lines = self.report(&tree.root, choice, nodes, started, on_info);
+            .choose(root, temperature)
+            .or_else(|| root.ranked().into_iter().next());
+        let lines = self.report(root, choice, nodes, started, on_info);
         let result = match lines.into_iter().next() {
             Some(first) => SearchResult {
                 best_move: first.pv.first().copied(),
@@ -289,8 +300,32 @@ impl Engine {
             },
             None => SearchResult::default(),
         };
-        self.tree = Some(tree);
+        self.trees = trees;
         result
+    }
+
+    /// One tree a thread for a search of `game`: those kept from the last search moved on
+    /// to its position, new ones for threads added since. The trees share the node capacity.
+    fn trees_for(&mut self, game: &Game) -> Vec<Tree> {
+        let threads = self.options.threads.max(1);
+        let capacity = CAPACITY / threads;
+        let mut trees: Vec<Tree> = std::mem::take(&mut self.trees)
+            .into_iter()
+            .take(threads)
+            .map(|tree| tree.advance(game))
+            .collect();
+        if trees.is_empty() {
+            trees.push(Tree::new(game.position().clone()));
+        }
+        for k in trees.len()..threads {
+            let seed = self.options.seed ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            trees.push(Tree::helper(game.position().clone(), capacity, seed));
+        }
+        for tree in &mut trees {
+            tree.set_capacity(capacity);
+            tree.priors = self.priors;
+        }
+        trees
     }
 
     /// The answer when tactics decide the move without a search.
@@ -301,7 +336,7 @@ impl Engine {
         started: Instant,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.tree = None;
+        self.trees.clear();
         let result = SearchResult {
             best_move: Some(mv),
             score,

@@ -9,7 +9,7 @@
 //! ```text
 //! pei                                   → id name …, id author …, option …, peiok
 //! isready                               → readyok
-//! setoption name Level|Seed|MultiPV|PolicyShortlist value <n>
+//! setoption name Level|Seed|MultiPV|Threads|PolicyShortlist value <n>
 //! setoption name Policy value handset|learned
 //! newgame [basic|standard]
 //! position startpos [basic|standard] [moves <move> …]
@@ -40,6 +40,7 @@ use crate::engine::{Engine, Options, SearchInfo};
 use crate::learned::Priors;
 use crate::level::Level;
 use crate::limits::{Clock, SearchLimits};
+use crate::search::threads;
 
 /// Deepest `perft` the protocol runs: with thousands of moves a ply, depth 4 is already
 /// days of counting (`stop` ends it).
@@ -265,6 +266,10 @@ impl<W: Write + Send + 'static> Session<W> {
             format!(
                 "option name PolicyShortlist type spin default {DEFAULT_SHORTLIST} min 0 max 400"
             ),
+            format!(
+                "option name Threads type spin default 1 min 1 max {}",
+                threads::most()
+            ),
             "peiok".to_owned(),
         ];
         for line in lines {
@@ -331,9 +336,9 @@ impl<W: Write + Send + 'static> Session<W> {
             },
             "seed" => match value.parse::<u64>() {
                 Ok(seed) => {
-                    let level = self.engine().options().level;
+                    let options = self.engine().options();
                     let priors = self.engine().priors();
-                    let mut engine = Engine::new(Options { level, seed });
+                    let mut engine = Engine::new(Options { seed, ..options });
                     engine.set_priors(priors);
                     self.engine = Some(engine);
                 }
@@ -359,6 +364,13 @@ impl<W: Write + Send + 'static> Session<W> {
                     }
                 }
                 _ => self.error(&format!("PolicyShortlist must be 0 to 400, not `{value}`")),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=threads::most()).contains(&n) => self.engine().set_threads(n),
+                _ => self.error(&format!(
+                    "Threads must be 1 to {} (twice this machine's cores), not `{value}`",
+                    threads::most()
+                )),
             },
             _ => self.error(&format!("unknown option `{name}`")),
         }

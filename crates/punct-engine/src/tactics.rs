@@ -280,14 +280,30 @@ pub fn stopper_candidates(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
 /// not won by the opponent and the opponent has no winning move. Exact: every move is
 /// tried. Repetition, which needs the game's history, is not considered.
 pub fn safe_moves(pos: &mut Position, moves: &[Move]) -> Vec<Move> {
+    safe_moves_unless(pos, moves, &|| false).unwrap_or_default()
+}
+
+/// [`safe_moves`], or `None` as soon as `give_up` says so: trying thousands of moves takes
+/// milliseconds, longer than a search may overrun its stop.
+pub fn safe_moves_unless(
+    pos: &mut Position,
+    moves: &[Move],
+    give_up: &dyn Fn() -> bool,
+) -> Option<Vec<Move>> {
     // The opponent's winning moves found so far: most moves leave one of them standing,
     // which two moves made show without generating every reply.
     let mut threats = Vec::new();
-    moves
-        .iter()
-        .copied()
-        .filter(|&mv| !loses_at_once(pos, mv, &mut threats))
-        .collect()
+    let mut safe = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        // Asking costs a clock read; every 32 moves is often enough (well under a millisecond).
+        if i % 32 == 0 && give_up() {
+            return None;
+        }
+        if !loses_at_once(pos, mv, &mut threats) {
+            safe.push(mv);
+        }
+    }
+    Some(safe)
 }
 
 /// Whether the legal move `mv` loses at once: the game ends in the opponent's favour, or

@@ -46,7 +46,11 @@ fn lets_the_opponent_win(pos: &Position, mv: Move) -> bool {
 }
 
 fn engine_move(level: Level, seed: u64, pos: &Position) -> Move {
-    let mut engine = Engine::new(Options { level, seed });
+    let mut engine = Engine::new(Options {
+        level,
+        seed,
+        ..Options::default()
+    });
     let stop = AtomicBool::new(false);
     let game = Game::from_position(pos.clone());
     let mv = engine

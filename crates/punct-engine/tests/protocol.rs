@@ -286,3 +286,34 @@ fn every_level_is_offered_and_plays_and_others_are_refused() {
         assert!(start.is_legal(Move::parse(mv).unwrap()), "{mv}");
     }
 }
+
+#[test]
+fn threads_are_offered_set_and_bounded() {
+    let most = 2 * std::thread::available_parallelism().map_or(1, usize::from);
+    let lines = session("pei\n");
+    let offered = format!("option name Threads type spin default 1 min 1 max {most}");
+    assert!(lines.contains(&offered), "{lines:?}");
+    for bad in [
+        "0".to_owned(),
+        (most + 1).to_string(),
+        "two".to_owned(),
+        String::new(),
+    ] {
+        let lines = session(&format!("setoption name Threads value {bad}\nisready\n"));
+        assert!(
+            lines[0].starts_with("error Threads must be 1 to"),
+            "{bad}: {lines:?}"
+        );
+        assert_eq!(lines[1], "readyok");
+    }
+    let lines = session(
+        "setoption name Threads value 2\nposition startpos moves TE4:0\ngo nodes 300\nisready\n",
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
+    assert_eq!(searched_nodes(&lines), 300);
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1);
+    let mut pos = Position::new(Variant::Standard);
+    pos.play(Move::parse("TE4:0").unwrap()).unwrap();
+    assert!(pos.is_legal(Move::parse(best[0]).unwrap()));
+}

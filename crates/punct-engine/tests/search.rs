@@ -39,7 +39,11 @@ fn levels_respect_their_playout_budgets() {
         _ => None,
     });
     for (level, visits) in budgets {
-        let mut engine = Engine::new(Options { level, seed: 3 });
+        let mut engine = Engine::new(Options {
+            level,
+            seed: 3,
+            ..Options::default()
+        });
         let result = engine.search(&game, &SearchLimits::default(), &stop, &mut |_| {});
         assert!(result.nodes <= visits, "{level}");
         assert!(game.position().is_legal(result.best_move.unwrap()));
@@ -361,7 +365,11 @@ fn the_move_played_heads_the_last_line_reported() {
     // Level 5 draws its move among those searched; full strength plays the most visited.
     for level in [Level::new(5).unwrap(), Level::FULL] {
         for seed in 0..4 {
-            let mut engine = Engine::new(Options { level, seed });
+            let mut engine = Engine::new(Options {
+                level,
+                seed,
+                ..Options::default()
+            });
             let mut last = None;
             let result = engine.search(&game, &SearchLimits::nodes(400), &stop, &mut |info| {
                 if info.multipv == 1 {
@@ -378,4 +386,66 @@ fn the_move_played_heads_the_last_line_reported() {
             assert_eq!(result.score, last.score, "{level} seed {seed}");
         }
     }
+}
+
+#[test]
+fn proofs_made_on_two_threads_hold() {
+    use std::time::Instant;
+
+    use punct_engine::search::CAPACITY;
+    use punct_engine::search::threads::{Budget, grow_all, merged_root};
+
+    let positions = self_play_positions(proof_positions() / 2);
+    let (mut claims, mut wrong) = (0, Vec::new());
+    for pos in &positions {
+        let mut trees = vec![
+            Tree::new(pos.clone()),
+            Tree::helper(pos.clone(), CAPACITY / 2, 9),
+        ];
+        if !trees.iter_mut().all(|t| t.prepare(None)) {
+            continue;
+        }
+        let stop = AtomicBool::new(false);
+        let budget = Budget {
+            stop: &stop,
+            started: Instant::now(),
+            deadline: None,
+            nodes: Some(400),
+        };
+        grow_all(&mut trees, &budget, &mut |_, _| {});
+        // Every tree's proofs hold, the helper's too, whose priors were shaken.
+        for tree in &trees {
+            let mut at = pos.clone();
+            for node in tree.root.children.iter().filter(|c| c.proven.is_some()) {
+                claims += 1;
+                let undo = at.make(node.mv);
+                if !check::proof_holds(&mut at, node) {
+                    wrong.push(format!("{}: {} proven {:?}", pos, node.mv, node.proven));
+                }
+                at.unmake(undo);
+            }
+        }
+        // And the merged root claims only what some tree proved.
+        for child in &merged_root(&trees).children {
+            let proved_by_a_tree = trees.iter().any(|t| {
+                t.root
+                    .children
+                    .iter()
+                    .any(|c| c.mv == child.mv && c.proven == child.proven)
+            });
+            if child.proven.is_some() && !proved_by_a_tree {
+                wrong.push(format!(
+                    "{}: {} merged as {:?}",
+                    pos, child.mv, child.proven
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{} positions, {claims} proven results checked, {} wrong",
+        positions.len(),
+        wrong.len()
+    );
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert!(claims > 0, "no proof to check");
 }

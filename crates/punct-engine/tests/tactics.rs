@@ -364,3 +364,16 @@ fn makes_a_double_threat() {
         );
     }
 }
+
+#[test]
+fn safe_moves_can_be_given_up_and_otherwise_are_all_found() {
+    use punct_engine::tactics::{safe_moves, safe_moves_unless};
+
+    for text in WINS.iter().take(3) {
+        let mut pos = Position::from_text(text).unwrap();
+        let moves = pos.legal_moves();
+        let all = safe_moves(&mut pos, &moves);
+        assert_eq!(safe_moves_unless(&mut pos, &moves, &|| false), Some(all));
+        assert_eq!(safe_moves_unless(&mut pos, &moves, &|| true), None);
+    }
+}

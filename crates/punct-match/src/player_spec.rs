@@ -3,8 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use punct_engine::Level;
 use punct_engine::players::{AlphaBeta, EnginePlayer, Greedy, Player, Random};
+use punct_engine::search::threads;
+use punct_engine::{Level, Options};
 
 use crate::external::External;
 
@@ -19,6 +20,8 @@ pub enum PlayerSpec {
     AlphaBeta,
     /// This engine at a level, in this process.
     Level(Level),
+    /// This engine at a level with settings of its own, in this process.
+    Tuned(Settings),
     /// A program speaking the engine protocol: the command line to start it.
     External(String),
 }
@@ -26,7 +29,8 @@ pub enum PlayerSpec {
 impl FromStr for PlayerSpec {
     type Err = String;
 
-    /// `random`, `greedy`, `alphabeta`, `level1` … `level9` (or `full`), or `cmd:<command line>`.
+    /// `random`, `greedy`, `alphabeta`, `level1` … `level9` (or `full`), a level followed by
+    /// settings (`full:threads=2`, `full:threads=2,nodes=600`), or `cmd:<command line>`.
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
         if let Some(command) = s.strip_prefix("cmd:") {
             return if command.trim().is_empty() {
@@ -34,6 +38,19 @@ impl FromStr for PlayerSpec {
             } else {
                 Ok(PlayerSpec::External(command.to_owned()))
             };
+        }
+        if let Some((name, settings)) = s.split_once(':') {
+            let PlayerSpec::Level(level) = name.parse()? else {
+                return Err(format!(
+                    "`{s}`: only the engine's levels take settings, not `{name}`"
+                ));
+            };
+            let settings = Settings::parse(level, settings).map_err(|e| format!("`{s}`: {e}"))?;
+            return Ok(if settings == Settings::plain(level) {
+                PlayerSpec::Level(level)
+            } else {
+                PlayerSpec::Tuned(settings)
+            });
         }
         let lower = s.to_ascii_lowercase();
         match lower.as_str() {
@@ -64,6 +81,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::AlphaBeta => f.write_str("alphabeta"),
             PlayerSpec::Level(l) => write!(f, "level{}", l.number()),
+            PlayerSpec::Tuned(settings) => settings.fmt(f),
             PlayerSpec::External(c) => write!(f, "cmd:{c}"),
         }
     }
@@ -77,7 +95,128 @@ impl PlayerSpec {
             PlayerSpec::Greedy => Box::new(Greedy),
             PlayerSpec::AlphaBeta => Box::new(AlphaBeta),
             PlayerSpec::Level(level) => Box::new(EnginePlayer::new(*level, seed)),
+            PlayerSpec::Tuned(settings) => {
+                let options = Options {
+                    level: settings.level,
+                    seed,
+                    threads: settings.threads,
+                };
+                Box::new(EnginePlayer::with_options(options).with_nodes(settings.nodes))
+            }
             PlayerSpec::External(command) => Box::new(External::start(command)?),
         })
+    }
+}
+
+/// The engine at a level, with settings of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Its level.
+    pub level: Level,
+    /// Threads it searches with (`threads=<n>`).
+    pub threads: usize,
+    /// Its own playouts per move, in place of the match's budget (`nodes=<n>`): two
+    /// threads at twice one thread's playouts stand for equal time on an idle machine.
+    pub nodes: Option<u64>,
+}
+
+impl Settings {
+    /// The level as it plays without settings.
+    fn plain(level: Level) -> Settings {
+        Settings {
+            level,
+            threads: 1,
+            nodes: None,
+        }
+    }
+
+    /// Settings from `threads=<n>` and `nodes=<n>`, separated by commas.
+    fn parse(level: Level, text: &str) -> Result<Settings, String> {
+        let mut settings = Settings::plain(level);
+        for setting in text.split(',') {
+            match setting.split_once('=') {
+                Some(("threads", n)) => {
+                    settings.threads = n
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=threads::most()).contains(n))
+                        .ok_or_else(|| {
+                            format!(
+                                "threads must be 1 to {} (twice this machine's cores), not `{n}`",
+                                threads::most()
+                            )
+                        })?;
+                }
+                Some(("nodes", n)) => {
+                    settings.nodes =
+                        Some(n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                            format!("nodes must be a positive number, not `{n}`")
+                        })?);
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown setting `{setting}`: expected threads=<n> or nodes=<n>"
+                    ));
+                }
+            }
+        }
+        Ok(settings)
+    }
+}
+
+impl fmt::Display for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "level{}:threads={}", self.level.number(), self.threads)?;
+        match self.nodes {
+            Some(n) => write!(f, ",nodes={n}"),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_takes_a_threads_setting() {
+        let two = Settings {
+            threads: 2,
+            ..Settings::plain(Level::FULL)
+        };
+        assert_eq!("full:threads=2".parse(), Ok(PlayerSpec::Tuned(two)));
+        let five = Level::new(5).unwrap();
+        assert_eq!("level5:threads=1".parse(), Ok(PlayerSpec::Level(five)));
+        let budget = Settings {
+            nodes: Some(600),
+            ..two
+        };
+        assert_eq!(
+            "full:threads=2,nodes=600".parse(),
+            Ok(PlayerSpec::Tuned(budget))
+        );
+        for spec in [two, budget] {
+            let text = PlayerSpec::Tuned(spec).to_string();
+            assert_eq!(text.parse(), Ok(PlayerSpec::Tuned(spec)), "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_settings_are_named() {
+        let too_many = format!("full:threads={}", threads::most() + 1);
+        for (spec, says) in [
+            ("full:threads=0", "threads must be 1 to"),
+            (too_many.as_str(), "threads must be 1 to"),
+            ("full:threads=two", "threads must be 1 to"),
+            ("full:depth=3", "unknown setting `depth=3`"),
+            ("full:threads=2,", "unknown setting ``"),
+            ("full:nodes=0", "nodes must be a positive number"),
+            ("full:nodes=-5", "nodes must be a positive number"),
+            ("random:threads=2", "only the engine's levels take settings"),
+            ("level9:threads=2", "unknown player `level9`"),
+        ] {
+            let error = spec.parse::<PlayerSpec>().unwrap_err();
+            assert!(error.contains(says), "{spec}: {error}");
+        }
     }
 }

@@ -15,7 +15,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -77,6 +77,8 @@ struct Shared {
     queued: Condvar,
     threads: usize,
     movetime: Duration,
+    /// Threads each search uses (1 unless [set](EnginePool::set_search_threads)).
+    search_threads: AtomicUsize,
     /// Analyses stopped because their client went away while they ran.
     stopped: AtomicU64,
     /// Time from queueing to the search's start (the pool's metric).
@@ -184,6 +186,7 @@ impl EnginePool {
             queued: Condvar::new(),
             threads,
             movetime,
+            search_threads: AtomicUsize::new(1),
             stopped: AtomicU64::new(0),
             wait: crate::metrics::engine_wait(),
         });
@@ -205,6 +208,15 @@ impl EnginePool {
             analysis_queue,
             per_client,
         }
+    }
+
+    /// Has each search from now on use `n` threads (at least 1): the search threads of a
+    /// worker take the cores the other workers would use, so more than one pays only where
+    /// few games are played at once.
+    pub fn set_search_threads(&self, n: usize) {
+        self.shared
+            .search_threads
+            .store(n.max(1), Ordering::Relaxed);
     }
 
     /// Searches `game` for the computer at `level`, in the games lane, ahead of any
@@ -374,7 +386,7 @@ fn work(shared: &Shared) {
                     continue;
                 }
                 let stop = AtomicBool::new(false);
-                if let Some(result) = run(&job.game, job.level, movetime, &stop) {
+                if let Some(result) = run(&job.game, job.level, movetime, &stop, shared) {
                     let _ = job.reply.send(Some(result));
                 }
             }
@@ -383,7 +395,7 @@ fn work(shared: &Shared) {
                 if job.stop.load(Ordering::Relaxed) {
                     continue;
                 }
-                let result = run(&job.game, Level::FULL, shared.movetime, &job.stop);
+                let result = run(&job.game, Level::FULL, shared.movetime, &job.stop, shared);
                 if job.stop.load(Ordering::Relaxed) && job.reply.is_closed() {
                     shared.stopped.fetch_add(1, Ordering::Relaxed);
                 }
@@ -397,11 +409,19 @@ fn work(shared: &Shared) {
 
 /// One search, until `movetime` has passed or `stop` is set. A panicking search must not
 /// take the worker with it: the caller sees an error (its reply is dropped, `None` here)
-/// and the thread goes on to the next job.
-fn run(game: &Game, level: Level, movetime: Duration, stop: &AtomicBool) -> Option<SearchResult> {
+/// and the thread goes on to the next job. The search's own threads inherit the worker's
+/// idle scheduling class.
+fn run(
+    game: &Game,
+    level: Level,
+    movetime: Duration,
+    stop: &AtomicBool,
+    shared: &Shared,
+) -> Option<SearchResult> {
     let mut engine = Engine::new(Options {
         level,
         seed: rand_seed(),
+        threads: shared.search_threads.load(Ordering::Relaxed),
     });
     let limits = SearchLimits::movetime(movetime);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -55,8 +55,10 @@ pub struct Config {
     pub db: PathBuf,
     /// Worker threads of the async runtime, which does all the network work.
     pub workers: usize,
-    /// Engine threads.
+    /// Engine threads: searches run at once.
     pub engine_threads: usize,
+    /// Threads each of the computer's searches uses (`--engine-threads`).
+    pub search_threads: usize,
     /// Analyses that may wait for an engine thread before new ones are refused (the
     /// computer's moves in games have a lane of their own, always served first).
     pub engine_queue: usize,
@@ -117,6 +119,10 @@ impl Default for Config {
             workers: all_but_one,
             // Leave a core for the network side (the engine's threads are in the idle class).
             engine_threads: all_but_one,
+            // One: a server plays many games at once and the engine threads already use
+            // every core but one, so more threads per search would only take cores from
+            // other games' searches, at a loss (docs/server.md).
+            search_threads: 1,
             engine_queue: 64,
             analyses_per_client: 2,
             engine_movetime: Duration::from_secs(2),
@@ -162,6 +168,7 @@ async fn start(config: &Config) -> anyhow::Result<hub::Hub> {
         config.analyses_per_client,
         config.engine_movetime,
     );
+    engine.set_search_threads(config.search_threads);
     hub::Hub::start(store, engine, config.lifetimes).await
 }
 

@@ -752,6 +752,7 @@ fn connection_game() -> Vec<String> {
         let mut engine = Engine::new(Options {
             level: Level::new(6).unwrap(),
             seed,
+            ..Options::default()
         });
         while game.outcome().is_none() && game.moves().len() < 60 {
             let mv = if game.moves().len().is_multiple_of(2) {

@@ -277,7 +277,7 @@ mod tests {
                 games: 4,
                 variant: Variant::Standard,
                 random_plies: 2,
-                level: Level::new(1).unwrap(),
+                level: Level::new(4).unwrap(),
                 priors: Priors::default(),
                 every: 8,
                 max_plies: 400,

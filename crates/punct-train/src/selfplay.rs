@@ -67,6 +67,7 @@ fn play(settings: &Settings, game_number: u32) -> Vec<Sample> {
         let mut engine = Engine::new(Options {
             level: settings.level,
             seed,
+            ..Options::default()
         });
         engine.set_priors(settings.priors);
         engine
@@ -111,7 +112,7 @@ mod tests {
             games: 2,
             variant: Variant::Standard,
             random_plies: 2,
-            level: Level::new(1).unwrap(),
+            level: Level::new(4).unwrap(),
             priors: Priors::default(),
             every: 4,
             max_plies: 400,

@@ -42,6 +42,8 @@ pub struct PlayOptions {
     pub movetime: Duration,
     /// Seed of the engine's randomness.
     pub seed: u64,
+    /// Threads the computer searches with.
+    pub threads: usize,
 }
 
 /// The piece being moved or placed with the cursor.
@@ -113,6 +115,7 @@ impl Play {
             Opponent::Computer { level, .. } => Some(Worker::spawn(Options {
                 level,
                 seed: options.seed,
+                threads: options.threads,
             })),
             Opponent::Human => None,
         };
@@ -764,6 +767,7 @@ mod tests {
             opponent: Opponent::Human,
             movetime: Duration::from_millis(20),
             seed: 1,
+            threads: 1,
         })
     }
 
@@ -988,6 +992,7 @@ mod tests {
             },
             movetime: Duration::from_millis(20),
             seed: 7,
+            threads: 1,
         });
         let wait = |play: &mut Play| {
             let deadline = Instant::now() + Duration::from_secs(20);

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use punct_core::{Bitboard, Cell, Game, Move, Record};
+use punct_engine::search::threads;
 use punct_engine::{Level, Options, Score, SearchLimits};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -143,6 +144,7 @@ impl Review {
             worker: Worker::spawn(Options {
                 level: Level::FULL,
                 seed,
+                threads: threads::available(),
             }),
             movetime,
             seed,
@@ -162,6 +164,7 @@ impl Review {
             opponent,
             movetime: self.movetime,
             seed: self.seed,
+            threads: threads::available(),
         };
         self.playing = Some(Play::resume(options, game, None));
     }

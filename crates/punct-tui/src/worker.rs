@@ -189,6 +189,7 @@ mod tests {
         let options = Options {
             level: Level::new(1).unwrap(),
             seed: 1,
+            ..Options::default()
         };
         let mut worker = Worker::spawn(options);
         let game = Game::new(Variant::Standard);

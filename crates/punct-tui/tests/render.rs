@@ -41,6 +41,7 @@ fn two_people(variant: Variant, moves: &[&str]) -> Play {
         opponent: Opponent::Human,
         movetime: Duration::from_millis(10),
         seed: 1,
+        threads: 1,
     });
     for mv in moves {
         press(&mut play, KeyCode::Char(':'));
@@ -167,6 +168,7 @@ fn the_computer_thinking_is_shown_and_the_screen_answers_meanwhile() {
         },
         movetime: Duration::from_secs(60),
         seed: 1,
+        threads: 1,
     });
     press(&mut play, KeyCode::Char(':'));
     for c in "TE4:0".chars() {
@@ -312,6 +314,7 @@ fn a_game_from_a_set_position_is_numbered_as_its_record() {
         opponent: Opponent::Human,
         movetime: Duration::from_millis(10),
         seed: 1,
+        threads: 1,
     };
     let mut play = Play::resume(
         options,

@@ -93,8 +93,9 @@ pub enum TrainStep {
         /// Random moves opening each game.
         #[arg(long, default_value_t = 2)]
         random_plies: u32,
-        /// The engine's level, 1 to 6 (its playouts, and its noise at levels 1-3).
-        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+        /// The engine's level, 4 to 9 (the searching levels: their playouts, and their noise
+        /// at levels 4-6).
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(4..=9))]
         level: u8,
         /// The engine's move priors: `handset`, or `learned` (the compiled-in policy).
         #[arg(long, default_value = "handset", value_parser = ["handset", "learned"])]
@@ -203,6 +204,10 @@ pub struct PlayArgs {
     /// How long the computer thinks per move, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
+    /// Threads the computer searches with, at most twice the machine's cores [default: the
+    /// machine's cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
 }
 
 /// Arguments of `punct review`.
@@ -221,7 +226,8 @@ pub struct ReviewArgs {
 /// Arguments of `punct match`.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// First player: random, greedy, alphabeta, level1 … level9 (full), or cmd:<program> for any
+    /// First player: random, greedy, alphabeta, level1 … level9 (full), a level with
+    /// settings (full:threads=2, full:threads=2,nodes=600), or cmd:<program> for any
     /// program speaking the engine protocol (such as a baseline, `cmd:baselines/v0/punct
     /// engine`). Scores are this player's.
     pub first: String,
@@ -325,6 +331,11 @@ pub struct ServeArgs {
     /// Worker threads for the network side [default: one per core, less one]
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub workers: Option<u16>,
+    /// Threads each of the computer's searches uses, at most twice the machine's cores; 1
+    /// suits a server playing many games at once (docs/server.md)
+    #[arg(long, env = "PUNCT_ENGINE_THREADS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub engine_threads: u16,
     /// How log lines are written to standard error: `human` or `json` (one JSON object per
     /// line). Which lines: `RUST_LOG` (default `info`).
     #[arg(long, default_value = "human")]

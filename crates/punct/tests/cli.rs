@@ -197,3 +197,26 @@ fn serve_logs_json_lines_when_asked_and_refuses_other_formats() {
     let said = String::from_utf8_lossy(&xml.stderr);
     assert!(said.contains("unknown log format `xml`"), "{said}");
 }
+
+#[test]
+fn thread_counts_beyond_twice_the_cores_are_refused() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let too_many = (2 * cores + 1).to_string();
+    for args in [
+        ["play", "--threads", too_many.as_str()],
+        ["serve", "--engine-threads", too_many.as_str()],
+    ] {
+        let out = punct(&args, "");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("at most {} (twice its cores)", 2 * cores)),
+            "{args:?}: {err}"
+        );
+    }
+    let zero = punct(&["serve", "--engine-threads", "0"], "");
+    assert!(!zero.status.success());
+    assert!(
+        String::from_utf8_lossy(&zero.stderr).contains("invalid value '0' for '--engine-threads")
+    );
+}

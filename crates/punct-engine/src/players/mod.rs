@@ -36,21 +36,46 @@ pub trait Player: Send {
 pub struct EnginePlayer {
     engine: Engine,
     last_nodes: Option<u64>,
+    /// Playouts per move in place of the limits it is given, when set.
+    nodes: Option<u64>,
 }
 
 impl EnginePlayer {
     /// The engine at `level` with a seed.
     pub fn new(level: Level, seed: u64) -> EnginePlayer {
+        EnginePlayer::with_options(Options {
+            level,
+            seed,
+            ..Options::default()
+        })
+    }
+
+    /// The engine set up by `options`.
+    pub fn with_options(options: Options) -> EnginePlayer {
         EnginePlayer {
-            engine: Engine::new(Options { level, seed }),
+            engine: Engine::new(options),
             last_nodes: None,
+            nodes: None,
         }
+    }
+
+    /// Searches `nodes` playouts per move whatever limits it is given, when set.
+    pub fn with_nodes(self, nodes: Option<u64>) -> EnginePlayer {
+        EnginePlayer { nodes, ..self }
     }
 }
 
 impl Player for EnginePlayer {
     fn name(&self) -> String {
-        format!("punct level {}", self.engine.options().level.number())
+        let options = self.engine.options();
+        let mut name = format!("punct level {}", options.level.number());
+        if options.threads > 1 {
+            name.push_str(&format!(", {} threads", options.threads));
+        }
+        if let Some(n) = self.nodes {
+            name.push_str(&format!(", {n} playouts"));
+        }
+        name
     }
 
     fn new_game(&mut self) {
@@ -59,6 +84,8 @@ impl Player for EnginePlayer {
 
     fn choose(&mut self, game: &Game, limits: &SearchLimits) -> Result<Move, String> {
         let stop = AtomicBool::new(false);
+        let own = self.nodes.map(SearchLimits::nodes);
+        let limits = own.as_ref().unwrap_or(limits);
         let result = self.engine.search(game, limits, &stop, &mut |_| {});
         self.last_nodes = Some(result.nodes);
         result.best_move.ok_or_else(|| "no move found".to_owned())

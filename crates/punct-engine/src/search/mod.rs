@@ -1,8 +1,12 @@
 //! The search: a tree kept between moves, grown by playouts until a limit is reached.
 
+mod noise;
+pub mod threads;
 pub mod tree;
 
 use punct_core::{Game, Move, Position};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
 
 use tree::{Node, Playout};
 
@@ -25,6 +29,10 @@ pub struct Tree {
     /// Which move priors new nodes get.
     pub priors: Priors,
     moves: Vec<Move>,
+    /// Nodes the tree may hold.
+    capacity: usize,
+    /// Shakes the priors of new children: set in a helper thread's tree.
+    noise: Option<SmallRng>,
 }
 
 impl Tree {
@@ -43,6 +51,34 @@ impl Tree {
             size: 1,
             priors: Priors::default(),
             moves: Vec::with_capacity(8192),
+            capacity: CAPACITY,
+            noise: None,
+        }
+    }
+
+    /// The tree of a helper thread of a search: at most `capacity` nodes, its priors
+    /// shaken by noise drawn from `seed`, so that it grows apart from the main tree.
+    pub fn helper(position: Position, capacity: usize, seed: u64) -> Tree {
+        Tree {
+            capacity,
+            noise: Some(SmallRng::seed_from_u64(seed)),
+            ..Tree::new(position)
+        }
+    }
+
+    /// Limits the tree to `capacity` nodes from now on.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+    }
+
+    /// A tree holding only the root `position`, with this one's buffers and settings.
+    fn restart(self, position: Position) -> Tree {
+        Tree {
+            moves: self.moves,
+            capacity: self.capacity,
+            noise: self.noise,
+            priors: self.priors,
+            ..Tree::new(position)
         }
     }
 
@@ -55,16 +91,12 @@ impl Tree {
             if game.position_after(start) != self.position {
                 continue;
             }
-            let mut root = self.root;
+            let placeholder = Node::new(self.root.mv, 1.0);
+            let mut root = std::mem::replace(&mut self.root, placeholder);
             for &mv in &played[start..] {
                 match root.children.into_iter().find(|c| c.mv == mv) {
                     Some(child) => root = child,
-                    None => {
-                        return Tree {
-                            moves: self.moves,
-                            ..Tree::new(game.position().clone())
-                        };
-                    }
+                    None => return self.restart(game.position().clone()),
                 }
             }
             self.root = root;
@@ -73,10 +105,7 @@ impl Tree {
             self.size = self.root.size();
             return self;
         }
-        Tree {
-            moves: self.moves,
-            ..Tree::new(game.position().clone())
-        }
+        self.restart(game.position().clone())
     }
 
     /// Sets the root's children to the best of `moves` (all legal moves when `None`) by
@@ -88,12 +117,18 @@ impl Tree {
             size: &mut self.size,
             capacity: usize::MAX,
             priors: self.priors,
+            give_up: &|| false,
+            noise: None,
         };
         if !self
             .root
             .expand_wide(&self.position, restrict, ROOT_BRANCHING, true, &mut io)
         {
             return false;
+        }
+        self.root.forget_left_out();
+        if let Some(rng) = &mut self.noise {
+            noise::shake(&mut self.root.children, rng);
         }
         for child in &mut self.root.children {
             if let Some(i) = old.iter().position(|c| c.mv == child.mv) {
@@ -121,12 +156,20 @@ impl Tree {
 
     /// One playout from the root.
     pub fn playout(&mut self, scratch: &mut Position) {
+        self.playout_unless(scratch, &|| false);
+    }
+
+    /// One playout from the root, cut short where work that may take long is met while
+    /// `give_up` says the search must stop.
+    pub fn playout_unless(&mut self, scratch: &mut Position, give_up: &dyn Fn() -> bool) {
         scratch.clone_from(&self.position);
         let mut io = Playout {
             moves: &mut self.moves,
             size: &mut self.size,
-            capacity: CAPACITY,
             priors: self.priors,
+            capacity: self.capacity,
+            give_up,
+            noise: self.noise.as_mut(),
         };
         self.root.playout(scratch, &mut io);
     }

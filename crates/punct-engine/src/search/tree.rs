@@ -8,10 +8,12 @@
 //! out proven but which lacks that guarantee is widened with the moves it left out.
 
 use punct_core::{Move, Position};
+use rand::rngs::SmallRng;
 
 use crate::evaluation::features::{MoveContext, refined_priors};
 use crate::evaluation::{Distances, advantage, win_probability};
 use crate::learned::{Priors, learned_priors};
+use crate::search::noise;
 use crate::tactics;
 
 /// Children kept per node: out of thousands of legal moves, the ones the priors favour.
@@ -45,6 +47,10 @@ pub struct Node {
     pub complete: bool,
     /// The children, empty until expanded.
     pub children: Vec<Node>,
+    /// The moves that do not lose at once and are not yet children, once the node has
+    /// been [widened](Node::widen) and is still incomplete: kept so that the next widening
+    /// need not try every legal move again.
+    pub left_out: Option<Box<Vec<Move>>>,
 }
 
 /// What a playout needs besides the tree.
@@ -57,6 +63,11 @@ pub struct Playout<'a> {
     pub capacity: usize,
     /// Which move priors new nodes get.
     pub priors: Priors,
+    /// Whether to give up work that may take long (widening), because the search must stop.
+    pub give_up: &'a dyn Fn() -> bool,
+    /// Shakes the priors of new children, in the trees of a search's helper threads, so
+    /// that they look where the main tree does not.
+    pub noise: Option<&'a mut SmallRng>,
 }
 
 impl Node {
@@ -70,6 +81,7 @@ impl Node {
             proven: None,
             complete: false,
             children: Vec::new(),
+            left_out: None,
         }
     }
 
@@ -146,6 +158,9 @@ impl Node {
             }
             _ => self.expand_wide(pos, None, BRANCHING, false, io),
         };
+        if let Some(rng) = io.noise.as_deref_mut() {
+            noise::shake(&mut self.children, rng);
+        }
         None
     }
 
@@ -178,16 +193,26 @@ impl Node {
 
     /// Adds children for the best of the legal moves of `pos` not yet among them that do
     /// not lose at once, finding out on the way whether the children are now complete.
+    /// Those moves are found once, on the first widening, and kept for the next; finding
+    /// them is given up, leaving the node as it was, when [`Playout::give_up`] says so.
     fn widen(&mut self, pos: &mut Position, io: &mut Playout) {
         if *io.size >= io.capacity {
             return;
         }
-        io.moves.clear();
-        pos.extend_legal_moves(io.moves);
-        let mut known: Vec<Move> = self.children.iter().map(|c| c.mv).collect();
-        known.sort_unstable();
-        io.moves.retain(|mv| known.binary_search(mv).is_err());
-        let safe = tactics::safe_moves(pos, io.moves);
+        let safe = match self.left_out.take() {
+            Some(rest) => *rest,
+            None => {
+                io.moves.clear();
+                pos.extend_legal_moves(io.moves);
+                let mut known: Vec<Move> = self.children.iter().map(|c| c.mv).collect();
+                known.sort_unstable();
+                io.moves.retain(|mv| known.binary_search(mv).is_err());
+                match tactics::safe_moves_unless(pos, io.moves, io.give_up) {
+                    Some(safe) => safe,
+                    None => return,
+                }
+            }
+        };
         self.complete = safe.len() <= BRANCHING;
         if safe.is_empty() {
             return;
@@ -195,8 +220,23 @@ impl Node {
         let ctx = MoveContext::new(pos);
         let chosen = refined_priors(pos, &ctx, &safe, TREE_SHORTLIST, BRANCHING);
         *io.size += chosen.len();
+        if !self.complete {
+            let mut rest = safe;
+            rest.retain(|mv| chosen.iter().all(|(c, _)| c != mv));
+            self.left_out = Some(Box::new(rest));
+        }
+        let first_new = self.children.len();
         self.children
             .extend(chosen.into_iter().map(|(mv, p)| Node::new(mv, p)));
+        if let Some(rng) = io.noise.as_deref_mut() {
+            noise::shake(&mut self.children[first_new..], rng);
+        }
+    }
+
+    /// Forgets the moves kept by the last widening, for a node whose children were just
+    /// chosen afresh.
+    pub fn forget_left_out(&mut self) {
+        self.left_out = None;
     }
 
     /// The child PUCT picks.

@@ -2,8 +2,9 @@
 
 use std::time::Duration;
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 use punct_core::Position;
+use punct_engine::search::threads;
 use punct_tui::{Level, Opponent, PlayOptions, Start};
 
 use crate::cli::PlayArgs;
@@ -32,11 +33,20 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         )),
         (None, None) => Start::Empty,
     };
+    let threads = match args.threads {
+        None => threads::available(),
+        Some(n) if n <= threads::most() as u64 => n as usize,
+        Some(n) => bail!(
+            "--threads {n} is more than this machine can use: at most {} (twice its cores)",
+            threads::most()
+        ),
+    };
     let options = PlayOptions {
         variant: args.variant,
         opponent,
         movetime: Duration::from_millis(args.movetime),
         seed: std::process::id().into(),
+        threads,
     };
     punct_tui::play(options, start)
 }

@@ -8,6 +8,7 @@ pub fn defaults() -> ServeArgs {
         addr: std::net::SocketAddr::from(([127, 0, 0, 1], 8080)),
         db: "punct.db".into(),
         workers: None,
+        engine_threads: 1,
         log_format: punct_server::logging::LogFormat::Human,
         max_connections: None,
         no_rate_limits: false,
@@ -19,10 +20,18 @@ pub fn defaults() -> ServeArgs {
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     punct_server::logging::init(args.log_format);
     let defaults = punct_server::Config::default();
+    let most = punct_engine::search::threads::most();
+    if usize::from(args.engine_threads) > most {
+        anyhow::bail!(
+            "--engine-threads {} is more than this machine can use: at most {most} (twice its cores)",
+            args.engine_threads
+        );
+    }
     let served = punct_server::serve(punct_server::Config {
         addr: args.addr,
         db: args.db,
         workers: args.workers.map_or(defaults.workers, usize::from),
+        search_threads: usize::from(args.engine_threads),
         max_connections: args
             .max_connections
             .map_or(defaults.max_connections, |n| n as usize),
