@@ -213,7 +213,7 @@ mod tests {
             ("full:nodes=0", "nodes must be a positive number"),
             ("full:nodes=-5", "nodes must be a positive number"),
             ("random:threads=2", "only the engine's levels take settings"),
-            ("level9:threads=2", "unknown player `level9`"),
+            ("level10:threads=2", "unknown player `level10`"),
         ] {
             let error = spec.parse::<PlayerSpec>().unwrap_err();
             assert!(error.contains(says), "{spec}: {error}");

@@ -9,18 +9,10 @@
 mod common;
 mod webdriver;
 
-use std::future::Future;
 use std::time::Duration;
 
 use serde_json::json;
-use webdriver::{Driver, Session};
-
-/// Runs one scenario within `secs`, failing with a message if it takes longer.
-async fn scenario(what: &str, secs: u64, fut: impl Future<Output = ()>) {
-    tokio::time::timeout(Duration::from_secs(secs), fut)
-        .await
-        .unwrap_or_else(|_| panic!("scenario `{what}` did not finish within {secs} s"));
-}
+use webdriver::{Driver, Session, scenario};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn languages_in_the_browser() {
@@ -189,14 +181,9 @@ async fn the_rules_on_a_phone(driver: &Driver, base: &str) {
         "const figures = [...document.querySelectorAll('#rules-text figure svg.diagram')]; return figures.length === 8 && figures.every(f => f.querySelectorAll('polygon.cell').length === 211 && f.getBoundingClientRect().width > 250 && f.getBoundingClientRect().height > 150);",
     )
     .await;
-    let overflow = s
-        .eval(
-            "return document.documentElement.scrollWidth - window.innerWidth;",
-            json!([]),
-        )
-        .await;
+    let overflow = s.overflow_x().await;
     assert!(
-        overflow.as_i64().unwrap() <= 0,
+        overflow <= 0,
         "the rules page is {overflow} px wider than the phone"
     );
     let pieces = s
@@ -245,14 +232,9 @@ async fn the_rules_on_a_phone(driver: &Driver, base: &str) {
         ),
     )
     .await;
-    let overflow = s
-        .eval(
-            "return document.documentElement.scrollWidth - window.innerWidth;",
-            json!([]),
-        )
-        .await;
+    let overflow = s.overflow_x().await;
     assert!(
-        overflow.as_i64().unwrap() <= 0,
+        overflow <= 0,
         "the German rules page is {overflow} px wider than the phone"
     );
     s.eval("window.scrollTo(0, 0);", json!([])).await;
@@ -277,14 +259,9 @@ async fn a_game_on_a_phone_in_every_language(driver: &Driver, base: &str) {
             ),
         )
         .await;
-        let overflow = s
-            .eval(
-                "return document.documentElement.scrollWidth - window.innerWidth;",
-                json!([]),
-            )
-            .await;
+        let overflow = s.overflow_x().await;
         assert!(
-            overflow.as_i64().unwrap() <= 0,
+            overflow <= 0,
             "in {lang} the game page is {overflow} px wider than the phone"
         );
         if lang == "pl" {

@@ -8,26 +8,13 @@
 mod common;
 mod webdriver;
 
-use std::future::Future;
 use std::time::Duration;
 
 use serde_json::json;
-use webdriver::{Driver, Session};
+use webdriver::{Driver, Session, scenario};
 
 /// The number of moves in the page's move list.
 const MOVE_COUNT: &str = "document.querySelectorAll('#move-list li').length";
-
-/// Runs one scenario within `secs`, failing with a message if it takes longer.
-async fn scenario(what: &str, secs: u64, fut: impl Future<Output = ()>) {
-    let started = std::time::Instant::now();
-    tokio::time::timeout(Duration::from_secs(secs), fut)
-        .await
-        .unwrap_or_else(|_| panic!("scenario `{what}` did not finish within {secs} s"));
-    eprintln!(
-        "scenario `{what}`: {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_play() {

@@ -11,23 +11,10 @@
 mod common;
 mod webdriver;
 
-use std::future::Future;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use webdriver::{Driver, Session};
-
-/// Runs one scenario within `secs`, failing with a message if it takes longer.
-async fn scenario(what: &str, secs: u64, fut: impl Future<Output = ()>) {
-    let started = std::time::Instant::now();
-    tokio::time::timeout(Duration::from_secs(secs), fut)
-        .await
-        .unwrap_or_else(|_| panic!("scenario `{what}` did not finish within {secs} s"));
-    eprintln!(
-        "scenario `{what}`: {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-}
+use webdriver::{Driver, Session, scenario};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_way_in() {
@@ -488,16 +475,8 @@ async fn one_click_and_the_games_being_played(driver: &Driver, base: &str) {
                 "return document.querySelector('#home-board g.cells, #learn-board g.cells');",
             )
             .await;
-        let overflow = phone
-            .eval(
-                "return document.documentElement.scrollWidth - window.innerWidth;",
-                json!([]),
-            )
-            .await;
-        assert!(
-            overflow.as_i64().unwrap() <= 0,
-            "{page} is wider than the phone: {overflow}"
-        );
+        let overflow = phone.overflow_x().await;
+        assert!(overflow <= 0, "{page} is wider than the phone: {overflow}");
         phone.screenshot(&format!("welcome-phone-{name}")).await;
     }
     phone.quit().await;

@@ -32,10 +32,10 @@ test("outcomes are said from the winner and the reason, in the page's language",
 });
 
 test("level names come from the catalogue, English where it has none", () => {
-  assert.equal(levelName(1), "beginner");
-  assert.equal(levelName(6), "full strength");
+  assert.equal(levelName(1), "first steps");
+  assert.equal(levelName(9), "full strength");
   useCatalogue({ "common.level.beginner": "débutant" }, "fr");
-  assert.equal(levelName(1), "débutant");
-  assert.equal(levelName(2), "casual");
+  assert.equal(levelName(2), "débutant");
+  assert.equal(levelName(4), "casual");
   useEnglish();
 });

@@ -86,6 +86,19 @@ pub fn kill_group(pgid: i32) {
     }
 }
 
+/// Runs one scenario of a browser test within `secs`, failing with a message if it takes
+/// longer, and says how long it took.
+pub async fn scenario(what: &str, secs: u64, fut: impl std::future::Future<Output = ()>) {
+    let started = Instant::now();
+    tokio::time::timeout(Duration::from_secs(secs), fut)
+        .await
+        .unwrap_or_else(|_| panic!("scenario `{what}` did not finish within {secs} s"));
+    eprintln!(
+        "scenario `{what}`: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
 /// Ends the test process with a message if it is still running after `limit`, killing the
 /// browsers first: a hang becomes a failure, never a stuck machine.
 pub fn watchdog(what: &'static str, limit: Duration) {
@@ -344,6 +357,17 @@ impl Session {
     pub async fn goto(&self, url: &str) {
         self.cmd(reqwest::Method::POST, "/url", Some(json!({ "url": url })))
             .await;
+    }
+
+    /// How many pixels the page is wider than the window (0 or less: it fits).
+    pub async fn overflow_x(&self) -> i64 {
+        self.eval(
+            "return document.documentElement.scrollWidth - window.innerWidth;",
+            json!([]),
+        )
+        .await
+        .as_i64()
+        .expect("a number of pixels")
     }
 
     /// Runs `script` (a function body) with `args`, returning its value.

@@ -8,6 +8,7 @@ import { $, el } from "../dom.js";
 import { createBoard } from "../board/board.js";
 import { cellName } from "../geometry.js";
 import { renderReserve } from "../game/reserve.js";
+import { refusalText } from "../game/refusal.js";
 import { t } from "../i18n.js";
 import { checkGoal } from "../learn/checker.js";
 import { lessonDone, loadProgress, markDone, nextTask, saveProgress, taskKey } from "../learn/progress.js";
@@ -67,7 +68,7 @@ async function tryMove(move) {
   let answer;
   try { answer = await api("GET", legalUrl(position, move)); } catch (e) { say(e.message, "bad"); return; }
   if (L.pos !== before) return;
-  if (!answer.legal) { say(t("learn.refused", { move, reason: answer.reason }), "bad"); return; }
+  if (!answer.legal) { say(t("learn.refused", { move, reason: refusalText(answer) }), "bad"); return; }
   const after = parsePosition(answer.position);
   const verdict = checkGoal(task().goal, { move: answer.canonical, before, after, outcome: answer.outcome });
   L.pos = after;
@@ -97,7 +98,7 @@ async function refused(what) {
   const at = cellName(top.c, top.r);
   try {
     const r = await api("GET", legalUrl(L.pos.text, `${at}-${at}:${top.rot}`));
-    say(r.legal ? t("learn.no_move", { cell: at }) : t("learn.refused", { move: at, reason: r.reason }), "bad");
+    say(r.legal ? t("learn.no_move", { cell: at }) : t("learn.refused", { move: at, reason: refusalText(r) }), "bad");
   } catch (e) { say(e.message, "bad"); }
 }
 
