@@ -377,7 +377,7 @@ fn the_new_game_dialog_in_80_by_24() {
         screen.contains("New standard game: you play Black"),
         "{screen}"
     );
-    assert!(screen.contains("punct level 3"), "{screen}");
+    assert!(screen.contains("punct level 5"), "{screen}");
 }
 
 #[test]
