@@ -4,9 +4,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use punct_core::{Game, Move, Position};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{RngExt, SeedableRng};
 
+use crate::draw;
 use crate::evaluation;
 use crate::learned::Priors;
 use crate::level::{Level, Play};
@@ -373,15 +374,7 @@ impl Engine {
                 }
             })
             .collect();
-        let total: f32 = weights.iter().sum();
-        let mut x = self.rng.random_range(0.0..total.max(f32::MIN_POSITIVE));
-        for (child, w) in root.children.iter().zip(&weights) {
-            if x < *w {
-                return Some(child);
-            }
-            x -= w;
-        }
-        Some(best)
+        Some(draw::weighted(&weights, &mut self.rng).map_or(best, |i| &root.children[i]))
     }
 
     /// Reports the best lines and returns them: `first`'s line first when given, then the

@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+mod draw;
 mod engine;
 pub mod evaluation;
 pub mod learned;

@@ -6,6 +6,7 @@ use punct_core::{Move, Position};
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
+use crate::draw;
 use crate::evaluation::features::MoveContext;
 use crate::evaluation::{Distances, advantage};
 use crate::tactics::{self, Defence};
@@ -92,15 +93,8 @@ fn draw(judged: &[(Move, f32)], sharpness: f32, rng: &mut SmallRng) -> Option<Mo
         .iter()
         .map(|&(_, v)| ((v - top) * sharpness).exp())
         .collect();
-    let total: f32 = weights.iter().sum();
-    let mut x = rng.random_range(0.0..total.max(f32::MIN_POSITIVE));
-    for (&(mv, _), w) in judged.iter().zip(&weights) {
-        if x < *w {
-            return Some(mv);
-        }
-        x -= w;
-    }
-    judged.first().map(|j| j.0)
+    let i = draw::weighted(&weights, rng).unwrap_or(0);
+    judged.get(i).map(|j| j.0)
 }
 
 #[cfg(test)]

@@ -54,6 +54,11 @@ export function drawBoardPiece(g, p, { flipped, lifted }) {
   });
 }
 
+/** Draws every piece of `pos` unturned and unlifted, lowest level first (a read-only picture). */
+export function drawPieces(g, pos) {
+  for (const p of [...pos.pieces].sort((a, b) => a.level - b.level)) drawBoardPiece(g, p, { flipped: false, lifted: false });
+}
+
 /** The last move of the shown position: the cells of the piece it put down filled, its start ringed. */
 export function drawLastMove(g, pos, move, flipped) {
   const m = parseMove(move);

@@ -4,7 +4,7 @@
 // the games being played now as small pictures, each a link to watch it.
 
 import { $, el } from "../dom.js";
-import { drawBoardPiece, drawStatic } from "../board/draw.js";
+import { drawPieces, drawStatic } from "../board/draw.js";
 import { createBoard } from "../board/board.js";
 import { LEVEL_NAMES, levelName } from "../format.js";
 import { t } from "../i18n.js";
@@ -162,7 +162,7 @@ function thumbnail(position) {
   pic.setAttribute("aria-hidden", "true");
   const { overlay } = drawStatic(pic, false);
   const pos = parsePosition(position);
-  for (const p of [...pos.pieces].sort((a, b) => a.level - b.level)) drawBoardPiece(overlay, p, { flipped: false, lifted: false });
+  drawPieces(overlay, pos);
   return pic;
 }
 

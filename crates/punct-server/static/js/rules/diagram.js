@@ -3,7 +3,7 @@
 // landing cells, a piece's lines of travel, marked cells, a piece that may not go where it
 // is drawn, a winning chain — showing the whole board or the part of it that matters.
 
-import { drawBoardPiece, drawChain, drawHint, drawLastMove, drawLines, drawStatic } from "../board/draw.js";
+import { drawChain, drawHint, drawLastMove, drawLines, drawPieces, drawStatic } from "../board/draw.js";
 import { D, HEX, hexPoints, viewBox, xy } from "../board/layout.js";
 import { drawPiece } from "../board/pieces.js";
 import { svg } from "../board/svg.js";
@@ -45,7 +45,7 @@ export function drawDiagram(root, d) {
     const [x, y] = xy(...parseCell(name));
     svg("polygon", { points: hexPoints(x, y, HEX - 2), class: "diagram-mark" }, under);
   }
-  for (const p of [...pos.pieces].sort((a, b) => a.level - b.level)) drawBoardPiece(overlay, p, { flipped: false, lifted: false });
+  drawPieces(overlay, pos);
   if (d.lines) drawLines(overlay, parseCell(d.lines), false);
   if (d.move) drawHint(overlay, pos, d.move, false);
   if (d.ghost) {
