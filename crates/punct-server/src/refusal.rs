@@ -2,17 +2,18 @@
 //! eight languages): a stable code for each kind of refusal and the values its message
 //! names, beside punct-core's English sentence.
 
-use punct_core::piece::Colour;
 use punct_core::position::Variant;
 use punct_core::{Illegal, Position};
 use serde_json::{Value, json};
+
+use crate::room::colour_name;
 
 /// `{"code", …}`: the kind of refusal `why` is in `pos`, and the cells, colours, piece types
 /// and heights it names. Codes are listed in API.md; a new kind of refusal gets a new code.
 pub(crate) fn details(why: &Illegal, pos: &Position) -> Value {
     match why {
         Illegal::NotInReserve(colour, kind) => {
-            json!({ "code": "not_in_reserve", "colour": side(*colour), "type": kind.to_string() })
+            json!({ "code": "not_in_reserve", "colour": colour_name(*colour), "type": kind.to_string() })
         }
         Illegal::OffBoard => json!({ "code": "off_board" }),
         Illegal::NotEmpty(cell) => json!({ "code": "not_empty", "cell": cell.to_string() }),
@@ -26,7 +27,7 @@ pub(crate) fn details(why: &Illegal, pos: &Position) -> Value {
         }
         Illegal::NoPiece(cell) => json!({ "code": "no_piece", "cell": cell.to_string() }),
         Illegal::NotYours(cell, colour) => {
-            json!({ "code": "not_yours", "cell": cell.to_string(), "colour": side(*colour) })
+            json!({ "code": "not_yours", "cell": cell.to_string(), "colour": colour_name(*colour) })
         }
         Illegal::Frozen(cell, above) => {
             json!({ "code": "frozen", "cell": cell.to_string(), "above": above.to_string() })
@@ -40,19 +41,11 @@ pub(crate) fn details(why: &Illegal, pos: &Position) -> Value {
             json!({ "code": "triangle_bridge", "heights": heights })
         }
         Illegal::PunctOnOpponent(cell, colour) => {
-            json!({ "code": "punct_on_opponent", "cell": cell.to_string(), "colour": side(*colour) })
+            json!({ "code": "punct_on_opponent", "cell": cell.to_string(), "colour": colour_name(*colour) })
         }
         Illegal::PunctOverEmpty(cell) => {
             json!({ "code": "punct_over_empty", "cell": cell.to_string() })
         }
-    }
-}
-
-/// `white` or `black`, as the API names sides.
-fn side(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Black => "black",
     }
 }
 
