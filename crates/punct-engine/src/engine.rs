@@ -13,6 +13,7 @@ use crate::learned::Priors;
 use crate::level::{Level, Play};
 use crate::limits::SearchLimits;
 use crate::novice;
+use crate::search::params::Params;
 use crate::search::threads::{self, Budget};
 use crate::search::tree::Node;
 use crate::search::{CAPACITY, Tree};
@@ -145,8 +146,8 @@ pub struct Engine {
     trees: Vec<Tree>,
     /// Lines reported per `info` round (1 normally).
     multipv: usize,
-    /// Which move priors the search uses.
-    priors: Priors,
+    /// The search's settings.
+    params: Params,
 }
 
 impl Engine {
@@ -157,7 +158,7 @@ impl Engine {
             rng: SmallRng::seed_from_u64(options.seed),
             trees: Vec::new(),
             multipv: 1,
-            priors: Priors::default(),
+            params: Params::default(),
         }
     }
 
@@ -173,13 +174,27 @@ impl Engine {
 
     /// The move priors the search uses.
     pub fn priors(&self) -> Priors {
-        self.priors
+        self.params.priors
     }
 
     /// Chooses the move priors of later searches (the trees kept so far are forgotten).
     pub fn set_priors(&mut self, priors: Priors) {
-        if priors != self.priors {
-            self.priors = priors;
+        self.set_params(Params {
+            priors,
+            ..self.params
+        });
+    }
+
+    /// The search's settings.
+    pub fn params(&self) -> Params {
+        self.params
+    }
+
+    /// Changes the search's settings for later searches (the trees kept so far, grown under
+    /// the old ones, are forgotten).
+    pub fn set_params(&mut self, params: Params) {
+        if params != self.params {
+            self.params = params;
             self.trees.clear();
         }
     }
@@ -324,7 +339,7 @@ impl Engine {
         }
         for tree in &mut trees {
             tree.set_capacity(capacity);
-            tree.priors = self.priors;
+            tree.params = self.params;
         }
         trees
     }

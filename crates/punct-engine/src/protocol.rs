@@ -40,6 +40,7 @@ use crate::engine::{Engine, Options, SearchInfo};
 use crate::learned::Priors;
 use crate::level::Level;
 use crate::limits::{Clock, SearchLimits};
+use crate::search::params::{Params, TUNABLES};
 use crate::search::threads;
 
 /// Deepest `perft` the protocol runs: with thousands of moves a ply, depth 4 is already
@@ -270,11 +271,23 @@ impl<W: Write + Send + 'static> Session<W> {
                 "option name Threads type spin default 1 min 1 max {}",
                 threads::most()
             ),
-            "peiok".to_owned(),
         ];
         for line in lines {
             say(&self.out, &line);
         }
+        let defaults = Params::default();
+        for t in TUNABLES {
+            let (lo, hi) = t.range;
+            say(
+                &self.out,
+                &format!(
+                    "option name {} type string default {} min {lo} max {hi}",
+                    t.name,
+                    (t.get)(&defaults)
+                ),
+            );
+        }
+        say(&self.out, "peiok");
     }
 
     /// Stops the worker's search or perft and waits for it (a search prints its
@@ -372,7 +385,22 @@ impl<W: Write + Send + 'static> Session<W> {
                     threads::most()
                 )),
             },
-            _ => self.error(&format!("unknown option `{name}`")),
+            _ => match value.parse::<f64>() {
+                Ok(v) if v.is_finite() => {
+                    let mut params = self.engine().params();
+                    match params.set(&name, v) {
+                        Ok(()) => self.engine().set_params(params),
+                        Err(e) if TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) => {
+                            self.error(&e)
+                        }
+                        Err(_) => self.error(&format!("unknown option `{name}`")),
+                    }
+                }
+                _ if TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) => {
+                    self.error(&format!("{name} must be a number, not `{value}`"))
+                }
+                _ => self.error(&format!("unknown option `{name}`")),
+            },
         }
     }
 

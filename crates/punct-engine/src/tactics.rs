@@ -276,6 +276,26 @@ pub fn stopper_candidates(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
     )
 }
 
+/// [`stopper_candidates`] and [`cannot_stop`] in one, sharing the search for the threats:
+/// `None` when the opponent threatens nothing; else the moves of `moves` (every legal move
+/// of `pos`, not empty) that might stop the threats, and whether none of the legal moves
+/// does (the side to move has lost).
+pub fn threat_response(pos: &mut Position, moves: &[Move]) -> Option<(Vec<Move>, bool)> {
+    let threats = Threats::of(pos)?;
+    let ours = Lifts::new(pos);
+    let candidates: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&mv| threats.touched_by(pos, &ours, mv))
+        .collect();
+    // As in `cannot_stop`: a loss is claimed only once every move has been tried.
+    let parried = candidates
+        .iter()
+        .any(|&mv| threats.parried_by(pos, mv, true));
+    let lost = !parried && safe_moves(pos, moves).is_empty();
+    Some((candidates, lost))
+}
+
 /// The moves of `moves` (legal in `pos`) that do not lose at once: after them the game is
 /// not won by the opponent and the opponent has no winning move. Exact: every move is
 /// tried. Repetition, which needs the game's history, is not considered.

@@ -17,7 +17,8 @@ mod player_spec;
 mod report;
 mod runner;
 pub mod stats;
+pub mod tune;
 
-pub use player_spec::PlayerSpec;
+pub use player_spec::{PlayerSpec, Settings};
 pub use report::{GameReport, MatchReport, Searched, Side};
 pub use runner::{MatchConfig, run};

@@ -3,14 +3,16 @@
 use std::fmt;
 use std::str::FromStr;
 
+use punct_engine::learned::Priors;
 use punct_engine::players::{AlphaBeta, EnginePlayer, Greedy, Player, Random};
+use punct_engine::search::params::{Params, TUNABLES};
 use punct_engine::search::threads;
 use punct_engine::{Level, Options};
 
 use crate::external::External;
 
 /// Who plays: a built-in player or another program.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// Uniformly random legal moves.
     Random,
@@ -101,7 +103,11 @@ impl PlayerSpec {
                     seed,
                     threads: settings.threads,
                 };
-                Box::new(EnginePlayer::with_options(options).with_nodes(settings.nodes))
+                Box::new(
+                    EnginePlayer::with_options(options)
+                        .with_nodes(settings.nodes)
+                        .with_params(settings.params),
+                )
             }
             PlayerSpec::External(command) => Box::new(External::start(command)?),
         })
@@ -109,7 +115,7 @@ impl PlayerSpec {
 }
 
 /// The engine at a level, with settings of its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     /// Its level.
     pub level: Level,
@@ -118,6 +124,9 @@ pub struct Settings {
     /// Its own playouts per move, in place of the match's budget (`nodes=<n>`): two
     /// threads at twice one thread's playouts stand for equal time on an idle machine.
     pub nodes: Option<u64>,
+    /// Its search settings (`policy=learned`, `<tunable>=<value>` as the protocol names
+    /// them, such as `exploration=1.2`).
+    pub params: Params,
 }
 
 impl Settings {
@@ -127,6 +136,7 @@ impl Settings {
             level,
             threads: 1,
             nodes: None,
+            params: Params::default(),
         }
     }
 
@@ -153,9 +163,25 @@ impl Settings {
                             format!("nodes must be a positive number, not `{n}`")
                         })?);
                 }
+                Some(("policy", p)) => {
+                    settings.params.priors = match p {
+                        "handset" => Priors::HandSet,
+                        "learned" => Priors::Learned { shortlist: 32 },
+                        _ => return Err(format!("policy must be handset or learned, not `{p}`")),
+                    };
+                }
+                Some((name, v))
+                    if TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(name)) =>
+                {
+                    let v = v
+                        .parse::<f64>()
+                        .map_err(|_| format!("{name} must be a number, not `{v}`"))?;
+                    settings.params.set(name, v)?;
+                }
                 _ => {
                     return Err(format!(
-                        "unknown setting `{setting}`: expected threads=<n> or nodes=<n>"
+                        "unknown setting `{setting}`: expected threads=<n>, nodes=<n>, \
+                         policy=<handset|learned> or a search setting (exploration=<x>, …)"
                     ));
                 }
             }
@@ -167,10 +193,24 @@ impl Settings {
 impl fmt::Display for Settings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "level{}:threads={}", self.level.number(), self.threads)?;
-        match self.nodes {
-            Some(n) => write!(f, ",nodes={n}"),
-            None => Ok(()),
+        if let Some(n) = self.nodes {
+            write!(f, ",nodes={n}")?;
         }
+        let defaults = Params::default();
+        if self.params.priors != defaults.priors {
+            let policy = match self.params.priors {
+                Priors::HandSet => "handset",
+                Priors::Learned { .. } => "learned",
+            };
+            write!(f, ",policy={policy}")?;
+        }
+        for t in TUNABLES {
+            let v = (t.get)(&self.params);
+            if v != (t.get)(&defaults) {
+                write!(f, ",{}={v}", t.name.to_ascii_lowercase())?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -272,15 +272,15 @@ fn game_report(pair: usize, first_white: bool, played: Played, names: &[String; 
 }
 
 /// A game played out, with what went wrong if a player failed.
-struct Played {
-    game: Game,
+pub(crate) struct Played {
+    pub(crate) game: Game,
     fault: Option<String>,
     /// Nodes searched and moves that reported them, by colour (White first).
     searched: [Searched; 2],
 }
 
 /// Plays one game from `opening`; `None` when `stopped` says so before it ends.
-fn play(
+pub(crate) fn play(
     config: &MatchConfig,
     white: &mut dyn Player,
     black: &mut dyn Player,

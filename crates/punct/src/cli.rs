@@ -76,6 +76,44 @@ pub enum Command {
     /// Train the learned engine, one step at a time (see docs/training.md).
     #[command(subcommand)]
     Train(TrainStep),
+    /// Tune search settings by SPSA over fixed-playout game pairs, printing where they
+    /// stand; confirm the result with `punct match --sprt`.
+    Tune(TuneArgs),
+}
+
+/// Arguments of `punct tune`.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// A setting to tune as `name,start,c_end` (c_end: its shift at the last iteration,
+    /// about the smallest change worth a few Elo), such as `exploration,1.6,0.2`; repeat
+    /// for several. Names as `punct engine` lists them after `pei`.
+    #[arg(long = "param", required = true)]
+    pub params: Vec<String>,
+    /// The engine the tuned settings start from, as `punct match` names it (`full`,
+    /// `full:policy=learned,refineat=4`); settings not tuned keep its values.
+    #[arg(long, default_value = "full")]
+    pub base: String,
+    /// Iterations, one pair of games each.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: u64,
+    /// Learning rate at the last iteration (fishtest's r_end).
+    #[arg(long, default_value_t = 0.002)]
+    pub r_end: f64,
+    /// Playouts per move.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Basic or standard game.
+    #[arg(long, default_value = "standard")]
+    pub variant: Variant,
+    /// Pairs played at once (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub concurrency: Option<u64>,
+    /// Seed for the openings, the shifts and the players.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print where the settings stand every this many iterations.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
 }
 
 /// The steps of `punct train`, run in this order for one generation.

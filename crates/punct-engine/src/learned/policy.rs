@@ -232,17 +232,19 @@ fn slack(through: &[u8; 256], best: u32) -> [u8; 256] {
 
 /// The `k` best of `moves` by the learned policy, with priors summing to one: the
 /// `shortlist` best by the policy are judged by the one-ply evaluation first (as the
-/// hand-set priors are), or, when `shortlist` is 0, the policy's own softmax is the prior.
+/// hand-set priors are), or, when `shortlist` is 0, a softmax of the policy's logits with
+/// inverse temperature `sharpness` is the prior.
 pub fn learned_priors(
     pos: &mut Position,
     moves: &[Move],
     shortlist: usize,
     k: usize,
+    sharpness: f32,
 ) -> Vec<(Move, f32)> {
     let ctx = PolicyContext::new(pos);
     let scored: Vec<(Move, f32)> = moves.iter().map(|&mv| (mv, ctx.logit(mv))).collect();
     if shortlist == 0 {
-        return normalise(best(scored, k), 1.0);
+        return normalise(best(scored, k), sharpness);
     }
     refine(pos, best(scored, shortlist.max(k)), k)
 }
@@ -265,7 +267,7 @@ mod tests {
             assert!(ctx.logit(mv).is_finite());
             assert!(ctx.features(mv, |i, v| assert!(i < FEATURES && v.is_finite())));
         }
-        let priors = learned_priors(&mut pos, &moves, 16, 8);
+        let priors = learned_priors(&mut pos, &moves, 16, 8, 1.0);
         assert_eq!(priors.len(), 8);
         let sum: f32 = priors.iter().map(|p| p.1).sum();
         assert!((sum - 1.0).abs() < 1e-4, "{sum}");

@@ -12,6 +12,7 @@ use punct_core::{Game, Move};
 use crate::engine::{Engine, Options};
 use crate::level::Level;
 use crate::limits::SearchLimits;
+use crate::search::params::{Params, TUNABLES};
 
 pub use alphabeta::AlphaBeta;
 pub use greedy::Greedy;
@@ -63,6 +64,12 @@ impl EnginePlayer {
     pub fn with_nodes(self, nodes: Option<u64>) -> EnginePlayer {
         EnginePlayer { nodes, ..self }
     }
+
+    /// Searches with these settings instead of the defaults.
+    pub fn with_params(mut self, params: Params) -> EnginePlayer {
+        self.engine.set_params(params);
+        self
+    }
 }
 
 impl Player for EnginePlayer {
@@ -74,6 +81,15 @@ impl Player for EnginePlayer {
         }
         if let Some(n) = self.nodes {
             name.push_str(&format!(", {n} playouts"));
+        }
+        let (params, defaults) = (self.engine.params(), Params::default());
+        if params.priors != defaults.priors {
+            name.push_str(&format!(", {:?} priors", params.priors));
+        }
+        for t in TUNABLES {
+            if (t.get)(&params) != (t.get)(&defaults) {
+                name.push_str(&format!(", {} {}", t.name, (t.get)(&params)));
+            }
         }
         name
     }

@@ -1,6 +1,7 @@
 //! The search: a tree kept between moves, grown by playouts until a limit is reached.
 
 mod noise;
+pub mod params;
 pub mod threads;
 pub mod tree;
 
@@ -8,9 +9,8 @@ use punct_core::{Game, Move, Position};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+use params::Params;
 use tree::{Node, Playout};
-
-use crate::learned::Priors;
 
 /// Nodes the tree may hold (about 60 bytes each), so memory stays bounded in long searches.
 pub const CAPACITY: usize = 2_000_000;
@@ -26,8 +26,8 @@ pub struct Tree {
     pub root: Node,
     /// Nodes in the tree.
     pub size: usize,
-    /// Which move priors new nodes get.
-    pub priors: Priors,
+    /// The search's settings.
+    pub params: Params,
     moves: Vec<Move>,
     /// Nodes the tree may hold.
     capacity: usize,
@@ -49,7 +49,7 @@ impl Tree {
                 1.0,
             ),
             size: 1,
-            priors: Priors::default(),
+            params: Params::default(),
             moves: Vec::with_capacity(8192),
             capacity: CAPACITY,
             noise: None,
@@ -77,7 +77,7 @@ impl Tree {
             moves: self.moves,
             capacity: self.capacity,
             noise: self.noise,
-            priors: self.priors,
+            params: self.params,
             ..Tree::new(position)
         }
     }
@@ -116,7 +116,7 @@ impl Tree {
             moves: &mut self.moves,
             size: &mut self.size,
             capacity: usize::MAX,
-            priors: self.priors,
+            params: self.params,
             give_up: &|| false,
             noise: None,
         };
@@ -166,7 +166,7 @@ impl Tree {
         let mut io = Playout {
             moves: &mut self.moves,
             size: &mut self.size,
-            priors: self.priors,
+            params: self.params,
             capacity: self.capacity,
             give_up,
             noise: self.noise.as_mut(),

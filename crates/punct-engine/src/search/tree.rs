@@ -10,23 +10,20 @@
 use punct_core::{Move, Position};
 use rand::rngs::SmallRng;
 
-use crate::evaluation::features::{MoveContext, refined_priors};
+use crate::evaluation::features::{
+    MoveContext, REFINED_SHARPNESS, best, normalise, one_ply_value, refined_priors,
+};
 use crate::evaluation::{Distances, advantage, win_probability};
 use crate::learned::{Priors, learned_priors};
 use crate::search::noise;
+use crate::search::params::Params;
 use crate::tactics;
-
-/// Children kept per node: out of thousands of legal moves, the ones the priors favour.
-pub const BRANCHING: usize = 40;
 
 /// Moves judged by the static evaluation when priors are refined.
 pub const REFINE_SHORTLIST: usize = 400;
 
 /// Moves judged by the static evaluation at other nodes.
 pub const TREE_SHORTLIST: usize = 128;
-
-/// Exploration constant of PUCT.
-const EXPLORATION: f32 = 1.6;
 
 /// A node: the move leading to it, and the statistics from the view of the player who made
 /// that move.
@@ -45,6 +42,11 @@ pub struct Node {
     /// Whether the children hold every legal move that does not lose at once, so that
     /// results proven for all of them are proven for this node.
     pub complete: bool,
+    /// Whether the children's priors come from judging each one ply deep.
+    pub refined: bool,
+    /// The static evaluation of this node for the player who made `mv`, when its parent
+    /// judged it before its first visit.
+    pub estimate: Option<f32>,
     /// The children, empty until expanded.
     pub children: Vec<Node>,
     /// The moves that do not lose at once and are not yet children, once the node has
@@ -61,8 +63,8 @@ pub struct Playout<'a> {
     pub size: &'a mut usize,
     /// Nodes the tree may hold; beyond it leaves are evaluated again instead of expanded.
     pub capacity: usize,
-    /// Which move priors new nodes get.
-    pub priors: Priors,
+    /// The search's settings.
+    pub params: Params,
     /// Whether to give up work that may take long (widening), because the search must stop.
     pub give_up: &'a dyn Fn() -> bool,
     /// Shakes the priors of new children, in the trees of a search's helper threads, so
@@ -80,6 +82,8 @@ impl Node {
             total: 0.0,
             proven: None,
             complete: false,
+            refined: false,
+            estimate: None,
             children: Vec::new(),
             left_out: None,
         }
@@ -118,7 +122,7 @@ impl Node {
         if io.moves.is_empty() {
             return false;
         }
-        let chosen = match io.priors {
+        let chosen = match io.params.priors {
             Priors::HandSet => {
                 let ctx = MoveContext::new(pos);
                 let shortlist = if refine {
@@ -129,19 +133,38 @@ impl Node {
                 refined_priors(&mut pos.clone(), &ctx, io.moves, shortlist, k)
             }
             Priors::Learned { shortlist } => {
-                let shortlist = if refine { REFINE_SHORTLIST } else { shortlist };
-                learned_priors(&mut pos.clone(), io.moves, shortlist, k)
+                let shortlist = if refine {
+                    REFINE_SHORTLIST
+                } else if io.params.refine_at > 0 {
+                    0
+                } else {
+                    shortlist
+                };
+                learned_priors(
+                    &mut pos.clone(),
+                    io.moves,
+                    shortlist,
+                    k,
+                    io.params.policy_sharpness,
+                )
             }
         };
         self.children = chosen.into_iter().map(|(mv, p)| Node::new(mv, p)).collect();
         self.complete = false;
+        self.refined = refine
+            || match io.params.priors {
+                Priors::HandSet => true,
+                Priors::Learned { shortlist } => io.params.refine_at == 0 && shortlist > 0,
+            };
         *io.size += self.children.len();
         true
     }
 
     /// Expands a leaf visited before, whose position is `pos`. When the opponent threatens
     /// to win at once, the children are chosen among the moves that might stop it. When
-    /// there is no legal move the node is proven a draw instead, and the result returned.
+    /// there is no legal move the node is proven a draw instead, and when nothing stops the
+    /// opponent's wins in one (checked here unless the leaf's first visit did) a loss; the
+    /// result is then returned.
     fn expand(&mut self, pos: &mut Position, io: &mut Playout) -> Option<f32> {
         io.moves.clear();
         pos.extend_legal_moves(io.moves);
@@ -152,11 +175,22 @@ impl Node {
         }
         // The moves that might stop a threat, not only those that do: trying each costs
         // more than proving the few kept children that fail lost at their first visit.
-        match tactics::stopper_candidates(pos, io.moves) {
-            Some(candidates) if !candidates.is_empty() => {
-                self.expand_wide(pos, Some(&candidates), BRANCHING, false, io)
+        let branching = io.params.branching;
+        let response = if io.params.threats_at_leaves {
+            tactics::stopper_candidates(pos, io.moves).map(|c| (c, false))
+        } else {
+            tactics::threat_response(pos, io.moves)
+        };
+        match response {
+            Some((_, true)) => {
+                // The opponent wins whatever is played: a win for the player who made `mv`.
+                self.proven = Some(1.0);
+                return self.proven;
             }
-            _ => self.expand_wide(pos, None, BRANCHING, false, io),
+            Some((candidates, false)) if !candidates.is_empty() => {
+                self.expand_wide(pos, Some(&candidates), branching, false, io)
+            }
+            _ => self.expand_wide(pos, None, branching, false, io),
         };
         if let Some(rng) = io.noise.as_deref_mut() {
             noise::shake(&mut self.children, rng);
@@ -213,12 +247,13 @@ impl Node {
                 }
             }
         };
-        self.complete = safe.len() <= BRANCHING;
+        let branching = io.params.branching;
+        self.complete = safe.len() <= branching;
         if safe.is_empty() {
             return;
         }
         let ctx = MoveContext::new(pos);
-        let chosen = refined_priors(pos, &ctx, &safe, TREE_SHORTLIST, BRANCHING);
+        let chosen = refined_priors(pos, &ctx, &safe, TREE_SHORTLIST, branching);
         *io.size += chosen.len();
         if !self.complete {
             let mut rest = safe;
@@ -239,20 +274,47 @@ impl Node {
         self.left_out = None;
     }
 
+    /// Judges every child not yet proven one ply deep by the static evaluation: its value
+    /// becomes the child's first estimate, and a softmax of the values the priors, best
+    /// first.
+    fn refine(&mut self, pos: &mut Position) {
+        let mut judged = Vec::with_capacity(self.children.len());
+        for child in &mut self.children {
+            if child.proven.is_none() {
+                let value = one_ply_value(pos, child.mv);
+                child.estimate = Some(win_probability(value));
+                judged.push((child.mv, value));
+            }
+        }
+        let n = judged.len();
+        let priors = normalise(best(judged, n), REFINED_SHARPNESS);
+        for child in &mut self.children {
+            child.prior = priors
+                .iter()
+                .find(|(mv, _)| *mv == child.mv)
+                .map_or(0.0, |&(_, p)| p);
+        }
+        self.children.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+        self.refined = true;
+    }
+
     /// The child PUCT picks.
-    fn select(&self) -> usize {
+    fn select(&self, params: &Params) -> usize {
         let sqrt_n = (self.visits.max(1) as f32).sqrt();
         // Unvisited children are assumed a little worse than this node's average for its
-        // side to move, so good known moves are deepened before long shots are tried.
-        let first_play = (1.0 - self.mean()) - 0.15;
+        // side to move, so good known moves are deepened before long shots are tried;
+        // those judged one ply deep already have their estimate.
+        let first_play = (1.0 - self.mean()) - params.fpu_reduction;
         let mut best = (0, f32::NEG_INFINITY);
         for (i, child) in self.children.iter().enumerate() {
             let q = if child.visits == 0 && child.proven.is_none() {
-                first_play
+                child
+                    .estimate
+                    .map_or(first_play, |e| e - params.estimate_reduction)
             } else {
                 child.mean()
             };
-            let u = EXPLORATION * child.prior * sqrt_n / (1.0 + child.visits as f32);
+            let u = params.exploration * child.prior * sqrt_n / (1.0 + child.visits as f32);
             if q + u > best.1 {
                 best = (i, q + u);
             }
@@ -266,7 +328,7 @@ impl Node {
         let result = if let Some(v) = self.proven {
             v
         } else if self.visits == 0 {
-            let v = leaf_value(pos, io.moves);
+            let v = leaf_value(pos, io.moves, self.estimate, io.params.threats_at_leaves);
             if let Leaf::Proven(v) = v {
                 self.proven = Some(v);
             }
@@ -278,7 +340,10 @@ impl Node {
         {
             v
         } else {
-            let i = self.select();
+            if !self.refined && self.visits >= io.params.refine_at {
+                self.refine(pos);
+            }
+            let i = self.select(&io.params);
             let child = &mut self.children[i];
             let undo = pos.make(child.mv);
             let r = child.playout(pos, io);
@@ -353,9 +418,15 @@ impl Leaf {
 }
 
 /// The value of a freshly reached position for the player who just moved: proven when
-/// the game is over, when the side to move wins at once, or when it cannot stop the
-/// opponent's wins in one.
-fn leaf_value(pos: &mut Position, moves: &mut Vec<Move>) -> Leaf {
+/// the game is over, when the side to move wins at once, or (with `threats`) when it
+/// cannot stop the opponent's wins in one; else `estimate` when the parent judged it, or
+/// the static evaluation.
+fn leaf_value(
+    pos: &mut Position,
+    moves: &mut Vec<Move>,
+    estimate: Option<f32>,
+    threats: bool,
+) -> Leaf {
     let mover = !pos.turn();
     if let Some(outcome) = pos.decisive_outcome() {
         return Leaf::Proven(match outcome.winner {
@@ -371,9 +442,13 @@ fn leaf_value(pos: &mut Position, moves: &mut Vec<Move>) -> Leaf {
             return Leaf::Proven(0.0);
         }
     }
-    if tactics::cannot_stop(pos, moves) {
+    if threats && tactics::cannot_stop(pos, moves) {
         return Leaf::Proven(1.0);
+    }
+    if let Some(e) = estimate {
+        return Leaf::Estimate(e);
     }
     let d = Distances::quick(pos);
     Leaf::Estimate(1.0 - win_probability(advantage(pos, &d)))
 }
+

@@ -90,7 +90,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
 
 /// A flag set by the first Ctrl-C, which ends the match with what it has; a second one
 /// ends the program at once.
-fn interrupt_on_ctrl_c() -> anyhow::Result<Arc<AtomicBool>> {
+pub(crate) fn interrupt_on_ctrl_c() -> anyhow::Result<Arc<AtomicBool>> {
     let flag = Arc::new(AtomicBool::new(false));
     let set = Arc::clone(&flag);
     ctrlc::set_handler(move || {

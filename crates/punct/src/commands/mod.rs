@@ -12,6 +12,7 @@ mod review;
 mod serve;
 mod show;
 mod train;
+mod tune;
 
 use anyhow::Context as _;
 use punct_core::{Position, Variant};
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Openings(args) => openings::run(args),
         Command::Bench { nodes } => bench::run(nodes),
         Command::Train(step) => train::run(step),
+        Command::Tune(args) => tune::run(args),
     }
 }
 

@@ -1,0 +1,121 @@
+//! The search's settings: which knowledge it uses and its constants, in one value that
+//! the tree reads at every node, so that a match or a tuner can try other values without
+//! rebuilding the engine (`setoption name <param> value <v>`, `full:<param>=<v>`).
+
+use crate::learned::Priors;
+
+/// How the tree search grows and chooses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// Which move priors new nodes get.
+    pub priors: Priors,
+    /// Children kept at a node inside the tree, out of thousands of legal moves.
+    pub branching: usize,
+    /// With learned priors, the visits a node inside the tree takes before its children are
+    /// judged one ply deep by the static evaluation (their priors and first values then come
+    /// from that judgement); 0 judges the policy's best `shortlist` at expansion instead.
+    pub refine_at: u32,
+    /// Exploration constant of PUCT.
+    pub exploration: f32,
+    /// How much worse than its parent's average an unvisited child is assumed, so that good
+    /// known moves are deepened before long shots are tried.
+    pub fpu_reduction: f32,
+    /// With learned priors not judged one ply deep, the inverse temperature of the
+    /// softmax of the policy's logits that gives the priors.
+    pub policy_sharpness: f32,
+    /// How much worse than its one-ply estimate an unvisited child judged one ply deep is
+    /// assumed.
+    pub estimate_reduction: f32,
+    /// Whether a leaf is checked at its first visit for threats its side to move cannot
+    /// stop (else at its expansion, sharing the work of finding the stoppers).
+    pub threats_at_leaves: bool,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            priors: Priors::default(),
+            branching: 40,
+            refine_at: 0,
+            exploration: 1.6,
+            fpu_reduction: 0.15,
+            policy_sharpness: 1.0,
+            estimate_reduction: 0.0,
+            threats_at_leaves: true,
+        }
+    }
+}
+
+/// One tunable setting: its name as the protocol and player specs spell it, its range, and
+/// how to read and write it as a number.
+pub struct Tunable {
+    /// The option's name.
+    pub name: &'static str,
+    /// Least and greatest value accepted.
+    pub range: (f64, f64),
+    /// The value in `params`.
+    pub get: fn(&Params) -> f64,
+    /// Sets the value in `params` (already checked against `range`).
+    pub set: fn(&mut Params, f64),
+}
+
+/// The settings that can be changed by name.
+pub const TUNABLES: &[Tunable] = &[
+    Tunable {
+        name: "Branching",
+        range: (4.0, 128.0),
+        get: |p| p.branching as f64,
+        set: |p, v| p.branching = v.round() as usize,
+    },
+    Tunable {
+        name: "RefineAt",
+        range: (0.0, 1000.0),
+        get: |p| f64::from(p.refine_at),
+        set: |p, v| p.refine_at = v.round() as u32,
+    },
+    Tunable {
+        name: "Exploration",
+        range: (0.05, 10.0),
+        get: |p| f64::from(p.exploration),
+        set: |p, v| p.exploration = v as f32,
+    },
+    Tunable {
+        name: "FpuReduction",
+        range: (-1.0, 1.0),
+        get: |p| f64::from(p.fpu_reduction),
+        set: |p, v| p.fpu_reduction = v as f32,
+    },
+    Tunable {
+        name: "PolicySharpness",
+        range: (0.01, 10.0),
+        get: |p| f64::from(p.policy_sharpness),
+        set: |p, v| p.policy_sharpness = v as f32,
+    },
+    Tunable {
+        name: "EstimateReduction",
+        range: (-1.0, 1.0),
+        get: |p| f64::from(p.estimate_reduction),
+        set: |p, v| p.estimate_reduction = v as f32,
+    },
+    Tunable {
+        name: "ThreatsAtLeaves",
+        range: (0.0, 1.0),
+        get: |p| f64::from(u8::from(p.threats_at_leaves)),
+        set: |p, v| p.threats_at_leaves = v >= 0.5,
+    },
+];
+
+impl Params {
+    /// Sets the tunable called `name` (any case) to `value`, or says why not.
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let Some(t) = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name)) else {
+            return Err(format!("unknown search setting `{name}`"));
+        };
+        let (lo, hi) = t.range;
+        if !(lo..=hi).contains(&value) {
+            return Err(format!("{} must be {lo} to {hi}, not {value}", t.name));
+        }
+        (t.set)(self, value);
+        Ok(())
+    }
+}
