@@ -2,6 +2,7 @@
 //! the tree reads at every node, so that a match or a tuner can try other values without
 //! rebuilding the engine (`setoption name <param> value <v>`, `full:<param>=<v>`).
 
+use crate::evaluation::features::REFINED_SHARPNESS;
 use crate::learned::Priors;
 
 /// How the tree search grows and chooses.
@@ -23,6 +24,9 @@ pub struct Params {
     /// With learned priors not judged one ply deep, the inverse temperature of the
     /// softmax of the policy's logits that gives the priors.
     pub policy_sharpness: f32,
+    /// When a node's children are judged one ply deep, the inverse temperature (per cell of
+    /// the mover's advantage) of the softmax of their values that gives their priors.
+    pub refined_sharpness: f32,
     /// How much worse than its one-ply estimate an unvisited child judged one ply deep is
     /// assumed.
     pub estimate_reduction: f32,
@@ -40,6 +44,7 @@ impl Default for Params {
             exploration: 1.6,
             fpu_reduction: 0.15,
             policy_sharpness: 1.0,
+            refined_sharpness: REFINED_SHARPNESS,
             estimate_reduction: 0.0,
             threats_at_leaves: true,
         }
@@ -53,7 +58,8 @@ pub struct Tunable {
     pub name: &'static str,
     /// Least and greatest value accepted.
     pub range: (f64, f64),
-    /// The value in `params`.
+    /// The value in `params` (settings held as `f32` are given as the shortest decimal
+    /// that reads back as the same `f32`, so that they print as they were set).
     pub get: fn(&Params) -> f64,
     /// Sets the value in `params` (already checked against `range`).
     pub set: fn(&mut Params, f64),
@@ -76,25 +82,31 @@ pub const TUNABLES: &[Tunable] = &[
     Tunable {
         name: "Exploration",
         range: (0.05, 10.0),
-        get: |p| f64::from(p.exploration),
+        get: |p| widen(p.exploration),
         set: |p, v| p.exploration = v as f32,
     },
     Tunable {
         name: "FpuReduction",
         range: (-1.0, 1.0),
-        get: |p| f64::from(p.fpu_reduction),
+        get: |p| widen(p.fpu_reduction),
         set: |p, v| p.fpu_reduction = v as f32,
     },
     Tunable {
         name: "PolicySharpness",
         range: (0.01, 10.0),
-        get: |p| f64::from(p.policy_sharpness),
+        get: |p| widen(p.policy_sharpness),
         set: |p, v| p.policy_sharpness = v as f32,
+    },
+    Tunable {
+        name: "RefinedSharpness",
+        range: (0.01, 10.0),
+        get: |p| widen(p.refined_sharpness),
+        set: |p, v| p.refined_sharpness = v as f32,
     },
     Tunable {
         name: "EstimateReduction",
         range: (-1.0, 1.0),
-        get: |p| f64::from(p.estimate_reduction),
+        get: |p| widen(p.estimate_reduction),
         set: |p, v| p.estimate_reduction = v as f32,
     },
     Tunable {
@@ -118,4 +130,9 @@ impl Params {
         (t.set)(self, value);
         Ok(())
     }
+}
+
+/// An `f32` as the `f64` of its shortest decimal form (0.15, not 0.15000000596046448).
+fn widen(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
 }

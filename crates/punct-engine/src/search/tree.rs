@@ -11,7 +11,7 @@ use punct_core::{Move, Position};
 use rand::rngs::SmallRng;
 
 use crate::evaluation::features::{
-    MoveContext, REFINED_SHARPNESS, best, normalise, one_ply_value, refined_priors,
+    MoveContext, best, normalise, one_ply_value, refined_priors,
 };
 use crate::evaluation::{Distances, advantage, win_probability};
 use crate::learned::{Priors, learned_priors};
@@ -277,7 +277,7 @@ impl Node {
     /// Judges every child not yet proven one ply deep by the static evaluation: its value
     /// becomes the child's first estimate, and a softmax of the values the priors, best
     /// first.
-    fn refine(&mut self, pos: &mut Position) {
+    fn refine(&mut self, pos: &mut Position, sharpness: f32) {
         let mut judged = Vec::with_capacity(self.children.len());
         for child in &mut self.children {
             if child.proven.is_none() {
@@ -287,7 +287,7 @@ impl Node {
             }
         }
         let n = judged.len();
-        let priors = normalise(best(judged, n), REFINED_SHARPNESS);
+        let priors = normalise(best(judged, n), sharpness);
         for child in &mut self.children {
             child.prior = priors
                 .iter()
@@ -341,7 +341,7 @@ impl Node {
             v
         } else {
             if !self.refined && self.visits >= io.params.refine_at {
-                self.refine(pos);
+                self.refine(pos, io.params.refined_sharpness);
             }
             let i = self.select(&io.params);
             let child = &mut self.children[i];
