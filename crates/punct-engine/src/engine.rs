@@ -13,10 +13,10 @@ use crate::learned::Priors;
 use crate::level::{Level, Play};
 use crate::limits::SearchLimits;
 use crate::novice;
+use crate::search::Tree;
 use crate::search::params::Params;
 use crate::search::threads::{self, Budget};
 use crate::search::tree::Node;
-use crate::search::{CAPACITY, Tree};
 use crate::tactics::{self, Defence};
 use crate::time;
 
@@ -142,8 +142,8 @@ const INFO_INTERVAL: Duration = Duration::from_millis(500);
 pub struct Engine {
     options: Options,
     rng: SmallRng,
-    /// The search trees kept between moves, one a thread, the main thread's first.
-    trees: Vec<Tree>,
+    /// The search tree kept between moves.
+    tree: Option<Tree>,
     /// Lines reported per `info` round (1 normally).
     multipv: usize,
     /// The search's settings.
@@ -156,7 +156,7 @@ impl Engine {
         Engine {
             options,
             rng: SmallRng::seed_from_u64(options.seed),
-            trees: Vec::new(),
+            tree: None,
             multipv: 1,
             params: Params::default(),
         }
@@ -195,7 +195,7 @@ impl Engine {
     pub fn set_params(&mut self, params: Params) {
         if params != self.params {
             self.params = params;
-            self.trees.clear();
+            self.tree = None;
         }
     }
 
@@ -212,7 +212,7 @@ impl Engine {
     /// Forgets everything learnt in the current game (search tree, history).
     pub fn new_game(&mut self) {
         self.rng = SmallRng::seed_from_u64(self.options.seed);
-        self.trees.clear();
+        self.tree = None;
     }
 
     /// Searches the current position of `game` within `limits`, until `stop` is set, calling
@@ -273,11 +273,9 @@ impl Engine {
             Defence::None | Defence::Lost | Defence::Unfinished => None,
         };
 
-        let mut trees = self.trees_for(game);
-        for tree in &mut trees {
-            if !tree.prepare(restrict.as_deref()) {
-                return SearchResult::default();
-            }
+        let mut tree = self.tree_for(game);
+        if !tree.prepare(restrict.as_deref()) {
+            return SearchResult::default();
         }
         let budget = Budget {
             stop,
@@ -286,20 +284,14 @@ impl Engine {
             nodes: [limits.nodes, visits].into_iter().flatten().min(),
         };
         let mut last_info = started;
-        // Progress is the main tree's alone: the helpers' trees are busy while it runs.
-        let nodes = threads::grow_all(&mut trees, &budget, &mut |tree, nodes| {
+        let threads = self.options.threads.max(1);
+        let nodes = threads::grow_all(&mut tree, threads, &budget, &mut |tree, nodes| {
             if last_info.elapsed() >= INFO_INTERVAL {
                 last_info = Instant::now();
                 self.report(&tree.root, None, nodes, started, on_info);
             }
         });
-        let merged;
-        let root = if trees.len() == 1 {
-            &trees[0].root
-        } else {
-            merged = threads::merged_root(&trees);
-            &merged
-        };
+        let root = &tree.root;
         // The move played heads the last line reported, even when noise picked another
         // than the search's best, and the result's line is that same line.
         let choice = self
@@ -316,32 +308,19 @@ impl Engine {
             },
             None => SearchResult::default(),
         };
-        self.trees = trees;
+        self.tree = Some(tree);
         result
     }
 
-    /// One tree a thread for a search of `game`: those kept from the last search moved on
-    /// to its position, new ones for threads added since. The trees share the node capacity.
-    fn trees_for(&mut self, game: &Game) -> Vec<Tree> {
-        let threads = self.options.threads.max(1);
-        let capacity = CAPACITY / threads;
-        let mut trees: Vec<Tree> = std::mem::take(&mut self.trees)
-            .into_iter()
-            .take(threads)
-            .map(|tree| tree.advance(game))
-            .collect();
-        if trees.is_empty() {
-            trees.push(Tree::new(game.position().clone()));
-        }
-        for k in trees.len()..threads {
-            let seed = self.options.seed ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            trees.push(Tree::helper(game.position().clone(), capacity, seed));
-        }
-        for tree in &mut trees {
-            tree.set_capacity(capacity);
-            tree.params = self.params;
-        }
-        trees
+    /// The tree for a search of `game`: the one kept from the last search moved on to its
+    /// position, or a new one.
+    fn tree_for(&mut self, game: &Game) -> Tree {
+        let mut tree = match self.tree.take() {
+            Some(tree) => tree.advance(game),
+            None => Tree::new(game.position().clone()),
+        };
+        tree.params = self.params;
+        tree
     }
 
     /// The answer when tactics decide the move without a search.
@@ -352,7 +331,7 @@ impl Engine {
         started: Instant,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.trees.clear();
+        self.tree = None;
         let result = SearchResult {
             best_move: Some(mv),
             score,

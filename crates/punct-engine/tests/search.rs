@@ -5,6 +5,8 @@ use std::sync::atomic::AtomicBool;
 use punct_core::{Game, Variant};
 use punct_engine::learned::Priors;
 use punct_engine::search::Tree;
+use punct_engine::search::params::Params;
+use punct_engine::search::playout::Worker;
 use punct_engine::{Engine, Level, Options, Play, SearchLimits};
 
 #[test]
@@ -12,9 +14,9 @@ fn the_tree_is_kept_between_moves() {
     let mut game = Game::new(Variant::Standard);
     let mut tree = Tree::new(game.position().clone());
     assert!(tree.prepare(None));
-    let mut scratch = game.position().clone();
+    let mut worker = Worker::new(game.position());
     for _ in 0..300 {
-        tree.playout(&mut scratch);
+        tree.playout(&mut worker);
     }
     let pv = tree.root.pv();
     assert!(pv.len() >= 2, "{pv:?}");
@@ -249,32 +251,43 @@ fn proof_positions() -> usize {
 
 #[test]
 fn every_proven_result_holds_over_every_reply() {
-    check_proofs(Priors::HandSet);
+    check_proofs(Params::default());
 }
 
 #[test]
 fn every_proven_result_holds_over_every_reply_with_learned_priors() {
-    check_proofs(Priors::Learned { shortlist: 32 });
-    check_proofs(Priors::Learned { shortlist: 0 });
+    let learned = |shortlist| Params {
+        priors: Priors::Learned { shortlist },
+        ..Params::default()
+    };
+    check_proofs(learned(32));
+    check_proofs(learned(0));
+    // Children judged one ply deep only once their node has earned it, threats that cannot
+    // be stopped found at expansion rather than at a leaf's first visit.
+    check_proofs(Params {
+        refine_at: 4,
+        threats_at_leaves: false,
+        ..learned(32)
+    });
 }
 
-/// Checks every result proven by 200-playout searches with `priors` over the positions of
+/// Checks every result proven by 200-playout searches with `params` over the positions of
 /// [`proof_positions`].
-fn check_proofs(priors: Priors) {
+fn check_proofs(params: Params) {
     let positions = self_play_positions(proof_positions());
     let (mut claims, mut wrong) = (0, Vec::new());
     for pos in &positions {
         let mut tree = Tree::new(pos.clone());
-        tree.priors = priors;
+        tree.params = params;
         if !tree.prepare(None) {
             continue;
         }
-        let mut scratch = pos.clone();
+        let mut worker = Worker::new(pos);
         for _ in 0..200 {
             if tree.root.proven.is_some() {
                 break;
             }
-            tree.playout(&mut scratch);
+            tree.playout(&mut worker);
         }
         let mut at = pos.clone();
         // The root's own result is its children's, seen from the other side.
@@ -298,7 +311,7 @@ fn check_proofs(priors: Priors) {
         }
     }
     eprintln!(
-        "{priors:?}: {} positions, {claims} proven results checked, {} wrong",
+        "{params:?}: {} positions, {claims} proven results checked, {} wrong",
         positions.len(),
         wrong.len()
     );
@@ -325,9 +338,9 @@ fn a_position_not_won_is_neither_proven_nor_shown_won() {
     let pos = game.position().clone();
     let mut tree = Tree::new(pos.clone());
     assert!(tree.prepare(None));
-    let mut scratch = pos.clone();
+    let mut worker = Worker::new(&pos);
     for _ in 0..3000 {
-        tree.playout(&mut scratch);
+        tree.playout(&mut worker);
     }
     let mut at = pos.clone();
     for node in &tree.root.children {
@@ -392,17 +405,13 @@ fn the_move_played_heads_the_last_line_reported() {
 fn proofs_made_on_two_threads_hold() {
     use std::time::Instant;
 
-    use punct_engine::search::CAPACITY;
-    use punct_engine::search::threads::{Budget, grow_all, merged_root};
+    use punct_engine::search::threads::{Budget, grow_all};
 
     let positions = self_play_positions(proof_positions() / 2);
     let (mut claims, mut wrong) = (0, Vec::new());
     for pos in &positions {
-        let mut trees = vec![
-            Tree::new(pos.clone()),
-            Tree::helper(pos.clone(), CAPACITY / 2, 9),
-        ];
-        if !trees.iter_mut().all(|t| t.prepare(None)) {
+        let mut tree = Tree::new(pos.clone());
+        if !tree.prepare(None) {
             continue;
         }
         let stop = AtomicBool::new(false);
@@ -412,33 +421,17 @@ fn proofs_made_on_two_threads_hold() {
             deadline: None,
             nodes: Some(400),
         };
-        grow_all(&mut trees, &budget, &mut |_, _| {});
-        // Every tree's proofs hold, the helper's too, whose priors were shaken.
-        for tree in &trees {
-            let mut at = pos.clone();
-            for node in tree.root.children.iter().filter(|c| c.proven.is_some()) {
-                claims += 1;
-                let undo = at.make(node.mv);
-                if !check::proof_holds(&mut at, node) {
-                    wrong.push(format!("{}: {} proven {:?}", pos, node.mv, node.proven));
-                }
-                at.unmake(undo);
+        grow_all(&mut tree, 2, &budget, &mut |_, _| {});
+        // No playout is left marked as under way.
+        assert!(tree.root.children.iter().all(|c| c.in_flight == 0));
+        let mut at = pos.clone();
+        for node in tree.root.children.iter().filter(|c| c.proven.is_some()) {
+            claims += 1;
+            let undo = at.make(node.mv);
+            if !check::proof_holds(&mut at, node) {
+                wrong.push(format!("{}: {} proven {:?}", pos, node.mv, node.proven));
             }
-        }
-        // And the merged root claims only what some tree proved.
-        for child in &merged_root(&trees).children {
-            let proved_by_a_tree = trees.iter().any(|t| {
-                t.root
-                    .children
-                    .iter()
-                    .any(|c| c.mv == child.mv && c.proven == child.proven)
-            });
-            if child.proven.is_some() && !proved_by_a_tree {
-                wrong.push(format!(
-                    "{}: {} merged as {:?}",
-                    pos, child.mv, child.proven
-                ));
-            }
+            at.unmake(undo);
         }
     }
     eprintln!(

@@ -170,9 +170,7 @@ impl Settings {
                         _ => return Err(format!("policy must be handset or learned, not `{p}`")),
                     };
                 }
-                Some((name, v))
-                    if TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(name)) =>
-                {
+                Some((name, v)) if TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(name)) => {
                     let v = v
                         .parse::<f64>()
                         .map_err(|_| format!("{name} must be a number, not `{v}`"))?;

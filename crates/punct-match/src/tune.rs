@@ -69,7 +69,10 @@ fn tunable(name: &str) -> Result<&'static Tunable, String> {
         .find(|t| t.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| {
             let names: Vec<&str> = TUNABLES.iter().map(|t| t.name).collect();
-            format!("unknown setting `{name}`: expected one of {}", names.join(", "))
+            format!(
+                "unknown setting `{name}`: expected one of {}",
+                names.join(", ")
+            )
         })
 }
 
@@ -203,8 +206,12 @@ pub fn run(
                         }
                     };
                     let opening = &suite[order[k % order.len()]];
-                    let seed = config.games.seed.wrapping_add(1000 * worker as u64 + k as u64);
-                    let Some(result) = play_pair(&config.games, plus, minus, opening, seed, interrupt)
+                    let seed = config
+                        .games
+                        .seed
+                        .wrapping_add(1000 * worker as u64 + k as u64);
+                    let Some(result) =
+                        play_pair(&config.games, plus, minus, opening, seed, interrupt)
                     else {
                         return;
                     };

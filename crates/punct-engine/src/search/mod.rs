@@ -1,15 +1,14 @@
 //! The search: a tree kept between moves, grown by playouts until a limit is reached.
 
-mod noise;
 pub mod params;
+pub mod playout;
 pub mod threads;
 pub mod tree;
 
 use punct_core::{Game, Move, Position};
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
 
 use params::Params;
+use playout::Worker;
 use tree::{Node, Playout};
 
 /// Nodes the tree may hold (about 60 bytes each), so memory stays bounded in long searches.
@@ -31,8 +30,6 @@ pub struct Tree {
     moves: Vec<Move>,
     /// Nodes the tree may hold.
     capacity: usize,
-    /// Shakes the priors of new children: set in a helper thread's tree.
-    noise: Option<SmallRng>,
 }
 
 impl Tree {
@@ -52,17 +49,6 @@ impl Tree {
             params: Params::default(),
             moves: Vec::with_capacity(8192),
             capacity: CAPACITY,
-            noise: None,
-        }
-    }
-
-    /// The tree of a helper thread of a search: at most `capacity` nodes, its priors
-    /// shaken by noise drawn from `seed`, so that it grows apart from the main tree.
-    pub fn helper(position: Position, capacity: usize, seed: u64) -> Tree {
-        Tree {
-            capacity,
-            noise: Some(SmallRng::seed_from_u64(seed)),
-            ..Tree::new(position)
         }
     }
 
@@ -76,7 +62,6 @@ impl Tree {
         Tree {
             moves: self.moves,
             capacity: self.capacity,
-            noise: self.noise,
             params: self.params,
             ..Tree::new(position)
         }
@@ -118,7 +103,6 @@ impl Tree {
             capacity: usize::MAX,
             params: self.params,
             give_up: &|| false,
-            noise: None,
         };
         if !self
             .root
@@ -127,9 +111,6 @@ impl Tree {
             return false;
         }
         self.root.forget_left_out();
-        if let Some(rng) = &mut self.noise {
-            noise::shake(&mut self.root.children, rng);
-        }
         for child in &mut self.root.children {
             if let Some(i) = old.iter().position(|c| c.mv == child.mv) {
                 let prior = child.prior;
@@ -155,23 +136,16 @@ impl Tree {
     }
 
     /// One playout from the root.
-    pub fn playout(&mut self, scratch: &mut Position) {
-        self.playout_unless(scratch, &|| false);
+    pub fn playout(&mut self, worker: &mut Worker) {
+        self.playout_unless(worker, &|| false);
     }
 
     /// One playout from the root, cut short where work that may take long is met while
     /// `give_up` says the search must stop.
-    pub fn playout_unless(&mut self, scratch: &mut Position, give_up: &dyn Fn() -> bool) {
-        scratch.clone_from(&self.position);
-        let mut io = Playout {
-            moves: &mut self.moves,
-            size: &mut self.size,
-            params: self.params,
-            capacity: self.capacity,
-            give_up,
-            noise: self.noise.as_mut(),
-        };
-        self.root.playout(scratch, &mut io);
+    pub fn playout_unless(&mut self, worker: &mut Worker, give_up: &dyn Fn() -> bool) {
+        let job = playout::descend(self, worker);
+        let work = playout::perform(job, worker, self.params, give_up);
+        playout::backup(self, worker, work, give_up);
     }
 }
 

@@ -1,17 +1,16 @@
-//! A search on several threads: each grows a tree of its own from the same root (root
-//! parallelism), the helpers' priors shaken by noise so that their trees differ, and the
-//! root's statistics are summed at the end. The trees share nothing while they grow but a
-//! few counters, so one thread searches exactly as a search without helpers does.
-//!
-//! A proof found by any tree holds: each tree proves a node only over every legal move that
-//! does not lose at once, whatever its priors.
+//! A search on several threads sharing one tree: each thread chooses a path and records
+//! its result while holding the tree, and does the costly part of its playout (judging a
+//! leaf, expanding a node) without it (see [`playout`](super::playout)). Paths under way
+//! count as losses for the others (virtual loss), so the threads spread over the tree
+//! instead of all deepening the same line. On one thread the search is exactly the
+//! search without helpers.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Tree;
-use super::tree::Node;
-
+use super::playout::{self, Worker};
 /// When a search must end.
 pub struct Budget<'a> {
     /// Set from outside to stop the search.
@@ -44,35 +43,51 @@ impl Budget<'_> {
     }
 }
 
-/// Grows every tree of `trees` (the first on the calling thread, each other on a thread of
-/// its own) until `budget` is spent or a root is proven, and returns the playouts made.
-/// `progress` is called on the calling thread after each of its playouts, with its tree
-/// and the playouts made so far by all. A thread the system refuses to start is done
-/// without: the search is then only narrower.
-pub fn grow_all(trees: &mut [Tree], budget: &Budget, progress: &mut dyn FnMut(&Tree, u64)) -> u64 {
-    let Some((main, helpers)) = trees.split_first_mut() else {
-        return 0;
-    };
+/// Grows `tree` on `threads` threads (the calling thread and `threads - 1` others) until
+/// `budget` is spent or its root is proven, and returns the playouts made. `progress` is
+/// called on the calling thread after each of its playouts, with the tree and the playouts
+/// made so far by all. A thread the system refuses to start is done without: the search is
+/// then only slower.
+pub fn grow_all(
+    tree: &mut Tree,
+    threads: usize,
+    budget: &Budget,
+    progress: &mut dyn FnMut(&Tree, u64),
+) -> u64 {
     let shared = Shared::default();
+    let position = tree.position.clone();
+    let tree = Mutex::new(tree);
     std::thread::scope(|scope| {
-        for tree in helpers {
-            let shared = &shared;
+        for _ in 1..threads.max(1) {
+            let (tree, shared, position) = (&tree, &shared, &position);
             let _ = std::thread::Builder::new()
                 .name("punct-search".to_owned())
-                .spawn_scoped(scope, move || grow(tree, budget, shared, &mut |_, _| {}));
+                .spawn_scoped(scope, move || {
+                    grow(tree, position, budget, shared, &mut |_, _| {})
+                });
         }
-        grow(main, budget, &shared, progress);
+        grow(&tree, &position, budget, &shared, progress);
         shared.halt.store(true, Ordering::Relaxed);
     });
     shared.done.load(Ordering::Relaxed)
 }
 
-/// Playouts on `tree` until the budget is spent or a root is proven.
-fn grow(tree: &mut Tree, budget: &Budget, shared: &Shared, progress: &mut dyn FnMut(&Tree, u64)) {
-    let mut scratch = tree.position.clone();
+/// One thread's playouts on the shared tree until the budget is spent or the root is
+/// proven.
+fn grow(
+    tree: &Mutex<&mut Tree>,
+    position: &punct_core::Position,
+    budget: &Budget,
+    shared: &Shared,
+    progress: &mut dyn FnMut(&Tree, u64),
+) {
+    let mut worker = Worker::new(position);
     let give_up = || budget.spent(shared);
+    // A thread that panicked while holding the tree left it whole (each step either
+    // finishes or changes nothing the others rely on), so a poisoned lock is used anyway.
+    let lock = || tree.lock().unwrap_or_else(|e| e.into_inner());
     loop {
-        if give_up() || tree.root.proven.is_some() {
+        if give_up() {
             break;
         }
         // Claimed last, so that only a playout that follows counts against the budget.
@@ -82,68 +97,22 @@ fn grow(tree: &mut Tree, budget: &Budget, shared: &Shared, progress: &mut dyn Fn
         {
             break;
         }
-        tree.playout_unless(&mut scratch, &give_up);
+        let (job, params) = {
+            let mut t = lock();
+            if t.root.proven.is_some() {
+                shared.halt.store(true, Ordering::Relaxed);
+                break;
+            }
+            (playout::descend(&mut t, &mut worker), t.params)
+        };
+        let work = playout::perform(job, &mut worker, params, &give_up);
         let done = shared.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if tree.root.proven.is_some() {
+        let mut t = lock();
+        playout::backup(&mut t, &mut worker, work, &give_up);
+        if t.root.proven.is_some() {
             shared.halt.store(true, Ordering::Relaxed);
         }
-        progress(tree, done);
-    }
-}
-
-/// The root of all `trees` in one: for each root move, the visits and results of every tree
-/// summed, the proof of any tree, and below it the line of the tree that visited it most.
-/// The first tree's moves come first, in its order, then moves only helpers widened to.
-pub fn merged_root(trees: &[Tree]) -> Node {
-    let mut merged = Node::new(trees[0].root.mv, 1.0);
-    let mut sources: Vec<&Node> = Vec::new();
-    for tree in trees {
-        merged.visits += tree.root.visits;
-        merged.total += tree.root.total;
-        merged.proven = merged.proven.or(tree.root.proven);
-        for child in &tree.root.children {
-            match merged.children.iter().position(|c| c.mv == child.mv) {
-                Some(i) => {
-                    let m = &mut merged.children[i];
-                    m.visits += child.visits;
-                    m.total += child.total;
-                    m.proven = m.proven.or(child.proven);
-                    if child.visits > sources[i].visits {
-                        sources[i] = child;
-                    }
-                }
-                None => {
-                    merged.children.push(stub(child));
-                    sources.push(child);
-                }
-            }
-        }
-    }
-    for (m, source) in merged.children.iter_mut().zip(sources) {
-        m.children = line(source);
-    }
-    merged
-}
-
-/// A childless copy of `node`.
-fn stub(node: &Node) -> Node {
-    let mut copy = Node::new(node.mv, node.prior);
-    copy.visits = node.visits;
-    copy.total = node.total;
-    copy.proven = node.proven;
-    copy
-}
-
-/// Copies of the nodes of `node`'s [principal variation](Node::pv), each the only child
-/// of the one before.
-fn line(node: &Node) -> Vec<Node> {
-    match node.best_child() {
-        Some(best) => {
-            let mut copy = stub(best);
-            copy.children = line(best);
-            vec![copy]
-        }
-        None => Vec::new(),
+        progress(&t, done);
     }
 }
 

@@ -8,14 +8,10 @@
 //! out proven but which lacks that guarantee is widened with the moves it left out.
 
 use punct_core::{Move, Position};
-use rand::rngs::SmallRng;
 
-use crate::evaluation::features::{
-    MoveContext, best, normalise, one_ply_value, refined_priors,
-};
+use crate::evaluation::features::{MoveContext, best, normalise, one_ply_value, refined_priors};
 use crate::evaluation::{Distances, advantage, win_probability};
 use crate::learned::{Priors, learned_priors};
-use crate::search::noise;
 use crate::search::params::Params;
 use crate::tactics;
 
@@ -35,6 +31,9 @@ pub struct Node {
     pub prior: f32,
     /// Times visited.
     pub visits: u32,
+    /// Playouts under way below this node on other threads of a search, each counted as a
+    /// loss until it is done (virtual loss), so that threads spread over the tree.
+    pub in_flight: u32,
     /// Sum of the results, 1 a win for the player who made `mv`.
     pub total: f32,
     /// Known result for the player who made `mv`, once the game is decided here.
@@ -67,9 +66,6 @@ pub struct Playout<'a> {
     pub params: Params,
     /// Whether to give up work that may take long (widening), because the search must stop.
     pub give_up: &'a dyn Fn() -> bool,
-    /// Shakes the priors of new children, in the trees of a search's helper threads, so
-    /// that they look where the main tree does not.
-    pub noise: Option<&'a mut SmallRng>,
 }
 
 impl Node {
@@ -79,6 +75,7 @@ impl Node {
             mv,
             prior,
             visits: 0,
+            in_flight: 0,
             total: 0.0,
             proven: None,
             complete: false,
@@ -165,7 +162,7 @@ impl Node {
     /// there is no legal move the node is proven a draw instead, and when nothing stops the
     /// opponent's wins in one (checked here unless the leaf's first visit did) a loss; the
     /// result is then returned.
-    fn expand(&mut self, pos: &mut Position, io: &mut Playout) -> Option<f32> {
+    pub(crate) fn expand(&mut self, pos: &mut Position, io: &mut Playout) -> Option<f32> {
         io.moves.clear();
         pos.extend_legal_moves(io.moves);
         if io.moves.is_empty() {
@@ -192,9 +189,6 @@ impl Node {
             }
             _ => self.expand_wide(pos, None, branching, false, io),
         };
-        if let Some(rng) = io.noise.as_deref_mut() {
-            noise::shake(&mut self.children, rng);
-        }
         None
     }
 
@@ -202,7 +196,7 @@ impl Node {
     /// proves a loss for the player who made `mv`; otherwise once every child is proven,
     /// the node is proven when its children are [complete](Node::complete), or else is
     /// given the moves not yet among them that do not lose at once.
-    fn settle(&mut self, i: usize, pos: &mut Position, io: &mut Playout) {
+    pub(crate) fn settle(&mut self, i: usize, pos: &mut Position, io: &mut Playout) {
         if self.children[i].proven == Some(1.0) {
             self.proven = Some(0.0);
             return;
@@ -260,12 +254,8 @@ impl Node {
             rest.retain(|mv| chosen.iter().all(|(c, _)| c != mv));
             self.left_out = Some(Box::new(rest));
         }
-        let first_new = self.children.len();
         self.children
             .extend(chosen.into_iter().map(|(mv, p)| Node::new(mv, p)));
-        if let Some(rng) = io.noise.as_deref_mut() {
-            noise::shake(&mut self.children[first_new..], rng);
-        }
     }
 
     /// Forgets the moves kept by the last widening, for a node whose children were just
@@ -277,7 +267,7 @@ impl Node {
     /// Judges every child not yet proven one ply deep by the static evaluation: its value
     /// becomes the child's first estimate, and a softmax of the values the priors, best
     /// first.
-    fn refine(&mut self, pos: &mut Position, sharpness: f32) {
+    pub(crate) fn refine(&mut self, pos: &mut Position, sharpness: f32) {
         let mut judged = Vec::with_capacity(self.children.len());
         for child in &mut self.children {
             if child.proven.is_none() {
@@ -298,8 +288,16 @@ impl Node {
         self.refined = true;
     }
 
-    /// The child PUCT picks.
-    fn select(&self, params: &Params) -> usize {
+    /// Whether the search should judge the children one ply deep before choosing among
+    /// them.
+    pub(crate) fn wants_refining(&self, params: &Params) -> bool {
+        !self.refined && self.visits >= params.refine_at
+    }
+
+    /// The child PUCT picks, counting playouts under way on other threads as losses.
+    pub(crate) fn select(&self, params: &Params) -> usize {
+        // The node's own playouts under way are not counted: on one thread the search is
+        // then exactly the search without threads.
         let sqrt_n = (self.visits.max(1) as f32).sqrt();
         // Unvisited children are assumed a little worse than this node's average for its
         // side to move, so good known moves are deepened before long shots are tried;
@@ -307,55 +305,23 @@ impl Node {
         let first_play = (1.0 - self.mean()) - params.fpu_reduction;
         let mut best = (0, f32::NEG_INFINITY);
         for (i, child) in self.children.iter().enumerate() {
-            let q = if child.visits == 0 && child.proven.is_none() {
-                child
+            let q = match child.proven {
+                Some(v) => v,
+                None if child.in_flight > 0 => {
+                    child.total / (child.visits + child.in_flight) as f32
+                }
+                None if child.visits == 0 => child
                     .estimate
-                    .map_or(first_play, |e| e - params.estimate_reduction)
-            } else {
-                child.mean()
+                    .map_or(first_play, |e| e - params.estimate_reduction),
+                None => child.mean(),
             };
-            let u = params.exploration * child.prior * sqrt_n / (1.0 + child.visits as f32);
+            let tried = (child.visits + child.in_flight) as f32;
+            let u = params.exploration * child.prior * sqrt_n / (1.0 + tried);
             if q + u > best.1 {
                 best = (i, q + u);
             }
         }
         best.0
-    }
-
-    /// One descent from this node, whose position is `pos`; returns the result for the
-    /// player who made `self.mv`.
-    pub fn playout(&mut self, pos: &mut Position, io: &mut Playout) -> f32 {
-        let result = if let Some(v) = self.proven {
-            v
-        } else if self.visits == 0 {
-            let v = leaf_value(pos, io.moves, self.estimate, io.params.threats_at_leaves);
-            if let Leaf::Proven(v) = v {
-                self.proven = Some(v);
-            }
-            v.value()
-        } else if self.children.is_empty() && *io.size >= io.capacity {
-            self.mean()
-        } else if self.children.is_empty()
-            && let Some(v) = self.expand(pos, io)
-        {
-            v
-        } else {
-            if !self.refined && self.visits >= io.params.refine_at {
-                self.refine(pos, io.params.refined_sharpness);
-            }
-            let i = self.select(&io.params);
-            let child = &mut self.children[i];
-            let undo = pos.make(child.mv);
-            let r = child.playout(pos, io);
-            pos.unmake(undo);
-            if child.proven.is_some() {
-                self.settle(i, pos, io);
-            }
-            1.0 - r
-        };
-        self.visits += 1;
-        self.total += result;
-        result
     }
 
     /// The line of most visited children.
@@ -403,14 +369,17 @@ impl Node {
 }
 
 /// What the first visit of a node learns.
-#[derive(Clone, Copy)]
-enum Leaf {
+#[derive(Clone, Copy, Debug)]
+pub enum Leaf {
+    /// The game's result from here is known.
     Proven(f32),
+    /// A judgement of the position.
     Estimate(f32),
 }
 
 impl Leaf {
-    fn value(self) -> f32 {
+    /// The value for the player who made the move into the node.
+    pub fn value(self) -> f32 {
         match self {
             Leaf::Proven(v) | Leaf::Estimate(v) => v,
         }
@@ -421,7 +390,7 @@ impl Leaf {
 /// the game is over, when the side to move wins at once, or (with `threats`) when it
 /// cannot stop the opponent's wins in one; else `estimate` when the parent judged it, or
 /// the static evaluation.
-fn leaf_value(
+pub(crate) fn leaf_value(
     pos: &mut Position,
     moves: &mut Vec<Move>,
     estimate: Option<f32>,
@@ -451,4 +420,3 @@ fn leaf_value(
     let d = Distances::quick(pos);
     Leaf::Estimate(1.0 - win_probability(advantage(pos, &d)))
 }
-

@@ -18,10 +18,12 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         .iter()
         .map(|p| p.parse::<Tuned>().map_err(|e| anyhow!("--param {e}")))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let base = match args.base.parse::<PlayerSpec>().map_err(|e| anyhow!("--base: {e}"))? {
-        PlayerSpec::Level(level) if level.number() == punct_engine::Level::MAX => {
-            Params::default()
-        }
+    let base = match args
+        .base
+        .parse::<PlayerSpec>()
+        .map_err(|e| anyhow!("--base: {e}"))?
+    {
+        PlayerSpec::Level(level) if level.number() == punct_engine::Level::MAX => Params::default(),
         PlayerSpec::Tuned(settings) if settings.threads == 1 && settings.nodes.is_none() => {
             settings.params
         }
@@ -63,6 +65,10 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
     if interrupt.load(Ordering::SeqCst) {
         println!("interrupted after {} pairs", end.done);
     }
-    println!("final after {} pairs: {}", end.done, end.spec(&config.tuned));
+    println!(
+        "final after {} pairs: {}",
+        end.done,
+        end.spec(&config.tuned)
+    );
     Ok(())
 }
