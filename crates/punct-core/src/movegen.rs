@@ -231,6 +231,24 @@ impl Position {
         });
     }
 
+    /// Appends the legal moves whose piece lands on at least one of `cells`: those
+    /// [`Position::extend_legal_moves`] appends that do, in the same order. Each group of
+    /// destinations is cut down with three shifts, so few moves are listed when few land
+    /// there.
+    pub fn extend_legal_moves_onto(&self, cells: Bitboard, out: &mut Vec<Move>) {
+        let _ = self.for_each_group(|group, to| {
+            let (kind, rotation) = match group {
+                Group::Place(kind, rotation) => (kind, rotation),
+                Group::Shift(from, rotation) => (kind_of(self.top[from.index()]), rotation),
+            };
+            // A destination's dots lie at offsets 0, o1 and o2 from it.
+            let [o1, o2] = kind.offsets(rotation);
+            let onto = to & (cells | cells.moved(-o1) | cells.moved(-o2));
+            out.extend(onto.into_iter().map(|cell| group.to_move(cell)));
+            ControlFlow::Continue(())
+        });
+    }
+
     /// The canonical list of legal moves: distinct move texts sorted by byte order. Empty
     /// when the game is already decided (connection or 18th placement), since no turn follows.
     pub fn legal_move_texts(&self) -> Vec<String> {
