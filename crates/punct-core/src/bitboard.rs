@@ -294,29 +294,37 @@ const NEIGHBOURHOOD: [Bitboard; 256] = {
 };
 
 /// Iterates over the cells of a set in index order.
-pub struct Cells(Bitboard);
+pub struct Cells {
+    /// The cells not yet yielded.
+    rest: Bitboard,
+    /// The word of `rest` being read: those before it are empty.
+    word: usize,
+}
 
 impl Iterator for Cells {
     type Item = Cell;
 
     #[inline]
     fn next(&mut self) -> Option<Cell> {
-        for (w, word) in (self.0).0.iter_mut().enumerate() {
-            if *word != 0 {
-                let i = word.trailing_zeros() as usize;
-                *word &= *word - 1;
+        while let Some(&bits) = self.rest.0.get(self.word) {
+            if bits != 0 {
+                self.rest.0[self.word] = bits & (bits - 1);
                 // Only cells of the board are left in the set (see `into_iter`).
-                return Some(Cell::from_raw((w * 64 + i) as u8));
+                let i = self.word * 64 + bits.trailing_zeros() as usize;
+                return Some(Cell::from_raw(i as u8));
             }
+            self.word += 1;
         }
         None
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count() as usize;
+        let n = self.rest.count() as usize;
         (n, Some(n))
     }
 }
+
+impl ExactSizeIterator for Cells {}
 
 impl IntoIterator for Bitboard {
     type Item = Cell;
@@ -324,7 +332,10 @@ impl IntoIterator for Bitboard {
     fn into_iter(self) -> Cells {
         // Bits outside the board, which only a hand-built set can hold, are dropped, so
         // every index the iterator meets is a cell.
-        Cells(self & Bitboard::ALL)
+        Cells {
+            rest: self & Bitboard::ALL,
+            word: 0,
+        }
     }
 }
 
