@@ -48,6 +48,27 @@ pub const GOALS: [[Bitboard; 2]; 3] = [
     [region(Region::Diagonal(8)), region(Region::Diagonal(-8))],
 ];
 
+/// For each axis of [`GOALS`], the 15 lines that cross the board between its two sides,
+/// middle first: a step moves to the next line at most, so a link between the sides has a
+/// cell on every one of them.
+pub const CROSSINGS: [[Bitboard; 15]; 3] = {
+    let mut out = [[Bitboard::EMPTY; 15]; 3];
+    let mut i = 0;
+    while i < 15 {
+        // 0, 1, -1, 2, -2, ... from the middle line.
+        let k = if i % 2 == 1 {
+            (i as i32 + 1) / 2
+        } else {
+            -(i as i32) / 2
+        };
+        out[0][i] = region(Region::Column(8 + k));
+        out[1][i] = region(Region::Row(8 + k));
+        out[2][i] = region(Region::Diagonal(k));
+        i += 1;
+    }
+    out
+};
+
 /// Names of the three axes of [`GOALS`], for messages.
 pub const AXIS_NAMES: [&str; 3] = ["A–Q", "1–17", "J2·P8–B10·H16"];
 
@@ -113,6 +134,30 @@ mod tests {
                 listed.sort();
                 assert_eq!(names(GOALS[axis][side]), listed);
             }
+        }
+    }
+
+    #[test]
+    fn crossings_split_the_board_between_the_goal_sides() {
+        for (axis, [a, b]) in GOALS.into_iter().enumerate() {
+            // The line at offset k from the middle, the goal sides at ±8 (the diagonal
+            // axis runs the other way).
+            let line = |k: i32| match (k, axis) {
+                (-8, 2) | (8, 0 | 1) => b,
+                (8, 2) | (-8, 0 | 1) => a,
+                _ => CROSSINGS[axis][if k > 0 { 2 * k - 1 } else { -2 * k } as usize],
+            };
+            let mut seen = Bitboard::EMPTY;
+            for k in -8..=8 {
+                assert!(
+                    !line(k).is_empty() && !line(k).intersects(seen),
+                    "{axis} {k}"
+                );
+                seen |= line(k);
+                let near = line((k - 1).max(-8)) | line(k) | line((k + 1).min(8));
+                assert_eq!(line(k).dilate() & !near, Bitboard::EMPTY, "{axis} {k}");
+            }
+            assert_eq!(seen, Bitboard::ALL, "axis {axis}");
         }
     }
 

@@ -39,6 +39,21 @@ impl Group {
             Group::Shift(from, rotation) => Move::Shift { from, to, rotation },
         }
     }
+
+    /// Appends the moves of this group to the destinations `to`, which are cells, in index
+    /// order: room is made once, and each word of `to` is read once.
+    #[inline]
+    fn push_moves(self, to: Bitboard, out: &mut Vec<Move>) {
+        out.reserve(to.count() as usize);
+        for (w, &word) in to.0.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let cell = Cell::from_raw((w * 64 + bits.trailing_zeros() as usize) as u8);
+                out.push(self.to_move(cell));
+                bits &= bits - 1;
+            }
+        }
+    }
 }
 
 /// Cells by the level of their top: `planes[h]` holds the cells of height `h`.
@@ -226,7 +241,24 @@ impl Position {
     /// Appends all legal moves to `out` (reuse one vector to avoid allocating).
     pub fn extend_legal_moves(&self, out: &mut Vec<Move>) {
         let _ = self.for_each_group(|group, to| {
-            out.extend(to.into_iter().map(|cell| group.to_move(cell)));
+            group.push_moves(to, out);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Appends the legal moves whose piece lands on at least one of `cells`: those
+    /// [`Position::extend_legal_moves`] appends that do, in the same order. Each group of
+    /// destinations is cut down with three shifts, so few moves are listed when few land
+    /// there.
+    pub fn extend_legal_moves_onto(&self, cells: Bitboard, out: &mut Vec<Move>) {
+        let _ = self.for_each_group(|group, to| {
+            let (kind, rotation) = match group {
+                Group::Place(kind, rotation) => (kind, rotation),
+                Group::Shift(from, rotation) => (kind_of(self.top[from.index()]), rotation),
+            };
+            // A destination's dots lie at offsets 0, o1 and o2 from it.
+            let [o1, o2] = kind.offsets(rotation);
+            group.push_moves(to & (cells | cells.moved(-o1) | cells.moved(-o2)), out);
             ControlFlow::Continue(())
         });
     }

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use punct_core::{Cell, Move, PieceType, Position, Variant};
+use punct_core::{Bitboard, Cell, Move, PieceType, Position, Variant};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -131,6 +131,31 @@ proptest! {
             "{}: generator misses {:?}, generator adds {:?}", pos, missing, extra);
         prop_assert_eq!(pos.count_legal_moves(), generated.len() as u64);
         prop_assert_eq!(pos.has_legal_move(), !generated.is_empty());
+    }
+
+    #[test]
+    fn moves_onto_cells_are_the_legal_moves_landing_there(
+        seed in any::<u64>(),
+        words in any::<[[u64; 4]; 4]>(),
+        few in any::<bool>(),
+    ) {
+        let pos = random_position(seed);
+        // About 26 cells, or about 13.
+        let [a, b, c, d] = words;
+        let cells = Bitboard(std::array::from_fn(|i| {
+            a[i] & b[i] & c[i] & if few { d[i] } else { u64::MAX }
+        }));
+        let lands = |mv: Move| {
+            let (kind, at, rotation) = match mv {
+                Move::Place { piece, at, rotation } => (piece, at, rotation),
+                Move::Shift { from, to, rotation } => (pos.piece_at(from).unwrap().kind, to, rotation),
+            };
+            kind.footprint(at, rotation).unwrap().iter().any(|&c| cells.contains(c))
+        };
+        let expected: Vec<Move> = pos.legal_moves().into_iter().filter(|&mv| lands(mv)).collect();
+        let mut onto = vec![Move::place(PieceType::T, Cell::parse("E4").unwrap(), 0)];
+        pos.extend_legal_moves_onto(cells, &mut onto);
+        prop_assert_eq!(&onto[1..], &expected[..], "{}", pos);
     }
 
     #[test]

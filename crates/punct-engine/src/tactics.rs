@@ -38,11 +38,18 @@ pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> 
     if !placement_wins && links.is_empty() {
         return None;
     }
-    let generated;
+    let mut generated = Vec::new();
     let moves = match moves {
         Some(m) => m,
         None => {
-            generated = pos.legal_moves();
+            // Placements come first, so the first placement is the first move if any is.
+            if placement_wins
+                && let Some(mv) = pos.nth_legal_move(0)
+                && mv.is_placement()
+            {
+                return Some(mv);
+            }
+            may_win_moves(pos, links, &mut generated);
             &generated
         }
     };
@@ -55,6 +62,18 @@ pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> 
         .iter()
         .copied()
         .find(|&mv| may_connect(&ctx, &joins, mv) && wins_at_once(pos, mv))
+}
+
+/// The legal moves of `pos` among which lie all that might join the side to move's chains
+/// into a connection (see [`may_connect`]), in generation order, given its `links`: when it
+/// links no two sides yet, such a move lands on a link costing at most three cells, the ones
+/// it lands on, so only moves landing on `links` are listed; otherwise every move is.
+fn may_win_moves(pos: &Position, links: Bitboard, out: &mut Vec<Move>) {
+    if pos.is_connected(pos.turn()) {
+        pos.extend_legal_moves(out);
+    } else {
+        pos.extend_legal_moves_onto(links, out);
+    }
 }
 
 fn lands_on(ctx: &Lifts, mv: Move, cells: Bitboard) -> bool {
@@ -210,13 +229,21 @@ impl Threats {
         if !may_win_in_one(&other) {
             return None;
         }
-        let their_moves = other.legal_moves();
-        let threat = winning_move(&mut other, Some(&their_moves))?;
         let links = short_links(other.visible(other.turn()), 3);
+        let centre_wins = last_placement_wins(&other);
+        // Every move that may win is among these (any placement, when one wins on the
+        // centre count), in the order of all the legal moves.
+        let mut their_moves = Vec::new();
+        if centre_wins {
+            other.extend_legal_moves(&mut their_moves);
+        } else {
+            may_win_moves(&other, links, &mut their_moves);
+        }
+        // Among those, the first winning move is the first among all the legal moves.
+        let threat = winning_move(&mut other, Some(&their_moves))?;
         let their_ctx = Lifts::new(&other);
         let their_joins = Joins::new(other.visible(other.turn()));
         let mut critical = links;
-        let centre_wins = last_placement_wins(&other);
         if centre_wins {
             // A move into the centre or out of it may tip the count.
             critical |= CENTRE;

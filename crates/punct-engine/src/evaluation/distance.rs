@@ -5,6 +5,9 @@
 //! dots cost nothing, empty cells cost one and the opponent's dots cost two: they can be
 //! covered by jumping or bridging, but that needs a piece of one's own next to them.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use punct_core::Bitboard;
 use punct_core::geometry::GOALS;
 
@@ -28,29 +31,68 @@ struct Chains {
 /// Chains listed; dots of further chains are grown along one cell at a time.
 const MAX_CHAINS: usize = 32;
 
+/// The chains of the sets of dots this thread listed last, to be shared: positions one move
+/// apart, which a search evaluates by the hundred, share one player's dots whenever the move
+/// is a placement, and each asks for the chains of both players' dots.
+struct Remembered {
+    sets: [Bitboard; 2],
+    chains: [Rc<Chains>; 2],
+    /// The entry to replace next: the one used less recently.
+    older: usize,
+}
+
+thread_local! {
+    static REMEMBERED: RefCell<Remembered> = RefCell::new(Remembered {
+        sets: [Bitboard::EMPTY; 2],
+        chains: [Rc::new(Chains::NONE), Rc::new(Chains::NONE)],
+        older: 0,
+    });
+}
+
 impl Chains {
-    fn of(own: Bitboard) -> Chains {
-        let mut list = [Bitboard::EMPTY; MAX_CHAINS];
+    /// The chains of `own`, from those this thread remembers when it can.
+    fn of(own: Bitboard) -> Rc<Chains> {
+        REMEMBERED.with_borrow_mut(|memo| {
+            if let Some(i) = memo.sets.iter().position(|set| *set == own) {
+                memo.older = 1 - i;
+                return Rc::clone(&memo.chains[i]);
+            }
+            let i = memo.older;
+            memo.older = 1 - i;
+            memo.sets[i] = own;
+            // Listed in place unless a caller still holds the old list.
+            match Rc::get_mut(&mut memo.chains[i]) {
+                Some(chains) => chains.list(own),
+                None => {
+                    let mut chains = Chains::NONE;
+                    chains.list(own);
+                    memo.chains[i] = Rc::new(chains);
+                }
+            }
+            Rc::clone(&memo.chains[i])
+        })
+    }
+
+    /// Lists the chains of `own` in place of these.
+    fn list(&mut self, own: Bitboard) {
         let mut len = 0;
         let mut rest = own;
         while len < MAX_CHAINS
             && let Some(cell) = rest.first()
         {
             let chain = Bitboard::from_cell(cell).flood(own);
-            list[len] = chain;
+            self.list[len] = chain;
             len += 1;
             rest &= !chain;
         }
-        Chains { list, len }
+        self.len = len;
     }
 
     /// No chains listed: searches grow along every chain a cell at a time.
-    fn none() -> Chains {
-        Chains {
-            list: [Bitboard::EMPTY; MAX_CHAINS],
-            len: 0,
-        }
-    }
+    const NONE: Chains = Chains {
+        list: [Bitboard::EMPTY; MAX_CHAINS],
+        len: 0,
+    };
 
     /// The chains that share a cell with `cells`.
     #[inline]
@@ -363,14 +405,14 @@ fn on_paths(
 pub fn short_links(own: Bitboard, budget: usize) -> Bitboard {
     let other = Bitboard::ALL & !own;
     // Few layers are grown here: listing the chains would cost more than it saves.
-    let chains = Chains::none();
+    let chains = &Chains::NONE;
     let mut out = Bitboard::EMPTY;
     for [a, b] in GOALS {
-        let from_a = Layers::from_side(&chains, a, own, other, Bitboard::EMPTY, budget, None);
+        let from_a = Layers::from_side(chains, a, own, other, Bitboard::EMPTY, budget, None);
         if !(0..from_a.len).any(|k| from_a.layers[k].intersects(b)) {
             continue;
         }
-        let from_b = Layers::from_side(&chains, b, own, other, Bitboard::EMPTY, budget, None);
+        let from_b = Layers::from_side(chains, b, own, other, Bitboard::EMPTY, budget, None);
         // Any cell on a link of cost ≤ budget, not only the cheapest.
         for k in 1..=budget {
             let exact = from_a.upto(k) & !from_a.upto(k - 1);

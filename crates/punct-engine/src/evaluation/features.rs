@@ -5,8 +5,6 @@
 //! opponent's, when it covers opponent dots (a jump onto a chain cuts it), or when it takes
 //! the centre late in a standard game. Lifting a piece costs what it uncovers.
 
-use std::sync::OnceLock;
-
 use punct_core::geometry::CENTRE;
 use punct_core::{Bitboard, Cell, Move, PieceType, Position};
 
@@ -104,34 +102,42 @@ impl Lifts {
     }
 }
 
-/// [`PieceType::footprint`] from a table built on first use: move ordering asks for the
-/// footprint of every legal move of every expanded node.
+/// [`PieceType::footprint`] from a table: move ordering asks for the footprint of every
+/// legal move of every expanded node.
 #[inline]
 fn footprint(kind: PieceType, at: Cell, rotation: u8) -> Option<[Cell; 3]> {
-    static TABLE: OnceLock<Vec<Option<[Cell; 3]>>> = OnceLock::new();
-    if rotation >= 6 {
-        return kind.footprint(at, rotation);
+    match FOOTPRINTS[kind.index()].get(usize::from(rotation)) {
+        Some(by_cell) => by_cell[at.index()],
+        None => kind.footprint(at, rotation),
     }
-    let table = TABLE.get_or_init(|| {
-        let mut table = vec![None; 6 * 6 * 256];
-        for kind in PieceType::ALL {
-            for r in 0..6u8 {
-                for cell in Cell::all() {
-                    table[(kind.index() * 6 + r as usize) * 256 + cell.index()] =
-                        kind.footprint(cell, r);
-                }
-            }
-        }
-        table
-    });
-    table[(kind.index() * 6 + rotation as usize) * 256 + at.index()]
 }
+
+/// [`PieceType::footprint`] by type, rotation and PÜNCT cell index (`None` off the board).
+static FOOTPRINTS: [[[Option<[Cell; 3]>; 256]; 6]; 6] = {
+    let mut table = [[[None; 256]; 6]; 6];
+    let mut kind = 0;
+    while kind < 6 {
+        let mut rotation = 0;
+        while rotation < 6 {
+            let mut i = 0;
+            while i < 256 {
+                if let Some(at) = Cell::from_index(i) {
+                    table[kind][rotation][i] = PieceType::ALL[kind].footprint(at, rotation as u8);
+                }
+                i += 1;
+            }
+            rotation += 1;
+        }
+        kind += 1;
+    }
+    table
+};
 
 /// What ordering the moves of one position needs, computed once for that position.
 pub struct MoveContext {
-    own: Bitboard,
-    opp: Bitboard,
-    near_own: Bitboard,
+    /// Per cell index, what landing there adds to the counts of [`MoveContext::score`], in
+    /// the fields of [`Landing`].
+    landing: [u32; 256],
     my_path: Bitboard,
     op_path: Bitboard,
     block_weight: f32,
@@ -163,9 +169,7 @@ impl MoveContext {
             0.8
         };
         MoveContext {
-            own,
-            opp,
-            near_own: own.dilate(),
+            landing: Landing::table(own, opp, distances.me.path, distances.op.path),
             my_path: distances.me.path,
             op_path: distances.op.path,
             block_weight,
@@ -192,24 +196,14 @@ impl MoveContext {
         let Some(cells) = self.lifts.footprint(mv) else {
             return -10.0;
         };
-        // Counted cell by cell: the three cells are distinct, so each count below equals
-        // that of the matching set of cells.
-        let mut land = Bitboard::EMPTY;
-        let (mut on_my_path, mut blocking, mut covered, mut central) = (0u32, 0u32, 0u32, 0u32);
-        for c in cells {
-            land.insert(c);
-            if !self.own.contains(c) {
-                on_my_path += u32::from(self.my_path.contains(c));
-                blocking += u32::from(self.op_path.contains(c));
-                central += u32::from(CENTRE.contains(c));
-            }
-            covered += u32::from(self.opp.contains(c));
-        }
-        let mut s = on_my_path as f32
-            + self.block_weight * blocking as f32
-            + 0.4 * covered as f32
-            + self.centre_weight * central as f32;
-        if land.intersects(self.near_own) {
+        // The three cells are distinct, so each count is that of the matching set of cells.
+        let counts = cells.iter().map(|c| self.landing[c.index()]).sum::<u32>();
+        let count = |field: u32| (counts >> field) & Landing::MASK;
+        let mut s = count(Landing::ON_MY_PATH) as f32
+            + self.block_weight * count(Landing::BLOCKING) as f32
+            + 0.4 * count(Landing::COVERED) as f32
+            + self.centre_weight * count(Landing::CENTRAL) as f32;
+        if count(Landing::NEAR_OWN) > 0 {
             s += 0.3;
         }
         if let Move::Shift { from, .. } = mv
@@ -218,7 +212,7 @@ impl MoveContext {
             // The lifted piece's cells no longer the mover's, counted cell by cell as above.
             let (mut lost, mut lost_path, mut lost_centre, mut opened) = (0u32, 0u32, 0u32, 0u32);
             for c in lift.cell_list {
-                if land.contains(c) {
+                if cells.contains(&c) {
                     continue;
                 }
                 if lift.lost.contains(c) {
@@ -233,6 +227,43 @@ impl MoveContext {
             s -= self.centre_weight * lost_centre as f32;
         }
         s
+    }
+}
+
+/// The fields of [`MoveContext::landing`]: how many of a move's cells are of each kind, six
+/// bits each, so that the three cells' entries add up to the counts.
+struct Landing;
+
+impl Landing {
+    /// Not the mover's, on the mover's cheapest links.
+    const ON_MY_PATH: u32 = 0;
+    /// Not the mover's, on the opponent's cheapest links.
+    const BLOCKING: u32 = 6;
+    /// Not the mover's, in the central hexagon.
+    const CENTRAL: u32 = 12;
+    /// The opponent's.
+    const COVERED: u32 = 18;
+    /// The mover's or next to the mover's.
+    const NEAR_OWN: u32 = 24;
+    /// One field.
+    const MASK: u32 = 0b11_1111;
+
+    /// The entry of each cell index for a mover owning `own` against `opp`.
+    fn table(own: Bitboard, opp: Bitboard, my_path: Bitboard, op_path: Bitboard) -> [u32; 256] {
+        let mut table = [0; 256];
+        let free = !own;
+        for (field, cells) in [
+            (Landing::ON_MY_PATH, my_path & free),
+            (Landing::BLOCKING, op_path & free),
+            (Landing::CENTRAL, CENTRE & free),
+            (Landing::COVERED, opp),
+            (Landing::NEAR_OWN, own.dilate()),
+        ] {
+            for c in cells {
+                table[c.index()] |= 1 << field;
+            }
+        }
+        table
     }
 }
 
