@@ -130,6 +130,10 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Time spent.
     pub time: Duration,
+    /// Each root move the search kept, with its visits (those of the tree kept from earlier
+    /// searches included); empty when tactics chose the move without a search. The learned
+    /// policy is trained to imitate these (`punct train visits`).
+    pub root_visits: Vec<(Move, u32)>,
 }
 
 /// Thinking time when the limits bound nothing.
@@ -313,6 +317,7 @@ impl Engine {
                 pv: first.pv,
                 nodes,
                 time: started.elapsed(),
+                root_visits: root.children.iter().map(|c| (c.mv, c.visits)).collect(),
             },
             None => SearchResult::default(),
         };
@@ -359,6 +364,7 @@ impl Engine {
             pv: vec![mv],
             nodes: 1,
             time: started.elapsed(),
+            root_visits: Vec::new(),
         };
         on_info(&SearchInfo {
             depth: 1,

@@ -265,7 +265,7 @@ fn check_proofs(priors: Priors) {
     let (mut claims, mut wrong) = (0, Vec::new());
     for pos in &positions {
         let mut tree = Tree::new(pos.clone());
-        tree.priors = priors;
+        tree.params.priors = priors;
         if !tree.prepare(None) {
             continue;
         }

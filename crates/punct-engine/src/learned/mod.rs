@@ -4,7 +4,7 @@
 
 pub mod policy;
 
-pub use policy::{FEATURES, PolicyContext, WEIGHTS, hand_set_weights, learned_priors};
+pub use policy::{FEATURES, PolicyContext, WEIGHTS, initial_weights, learned_priors};
 
 /// Which move priors the search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -48,9 +48,9 @@ const NO_MOVE: f32 = -1000.0;
 // The fitted weights, written by `punct train fit`.
 include!("policy_weights.rs");
 
-/// Weights that rank moves as the hand-set priors do: the hand-set score alone, as sharp
-/// as those priors. Fitting starts from them, and is judged against them.
-pub fn hand_set_weights() -> [f32; FEATURES] {
+/// Where fitting starts: weights that rank moves as the hand-set priors do, the hand-set
+/// score alone, as sharp as those priors.
+pub fn initial_weights() -> [f32; FEATURES] {
     let mut weights = [0.0; FEATURES];
     weights[HAND] = PRIOR_SHARPNESS;
     weights
