@@ -9,7 +9,7 @@ use divan::counter::ItemsCount;
 use punct_core::{Game, Position};
 use punct_engine::evaluation::evaluate;
 use punct_engine::evaluation::features::{MoveContext, priors};
-use punct_engine::learned::{PolicyContext, Priors};
+use punct_engine::learned::{PolicyContext, Priors, learned_priors};
 use punct_engine::tactics::defend;
 use punct_engine::{Engine, Options, SearchLimits};
 
@@ -107,6 +107,17 @@ fn learned_move_ordering(bencher: Bencher, name: &str) {
                 .map(|&mv| ctx.logit(mv))
                 .fold(f32::MIN, f32::max)
         });
+}
+
+/// The priors of a node inside the tree with learned priors judged lazily: the policy's
+/// softmax over its 40 best of all legal moves, the position's tables built first.
+#[divan::bench(args = POSITIONS)]
+fn learned_move_priors(bencher: Bencher, name: &str) {
+    let pos = position(name);
+    let moves = pos.legal_moves();
+    bencher
+        .counter(ItemsCount::new(moves.len()))
+        .bench_local(|| learned_priors(&mut pos.clone(), &moves, 0, 40, 1.0));
 }
 
 /// White threatens C2-D3:2; 16 of Black's 3 334 moves stop it (from a game greedy won in

@@ -130,6 +130,10 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Time spent.
     pub time: Duration,
+    /// Each root move the search kept, with its visits (those of the tree kept from earlier
+    /// searches included); empty when tactics chose the move without a search. The learned
+    /// policy is trained to imitate these (`punct train visits`).
+    pub root_visits: Vec<(Move, u32)>,
 }
 
 /// Thinking time when the limits bound nothing.
@@ -305,6 +309,7 @@ impl Engine {
                 pv: first.pv,
                 nodes,
                 time: started.elapsed(),
+                root_visits: root.children.iter().map(|c| (c.mv, c.visits)).collect(),
             },
             None => SearchResult::default(),
         };
@@ -338,6 +343,7 @@ impl Engine {
             pv: vec![mv],
             nodes: 1,
             time: started.elapsed(),
+            root_visits: Vec::new(),
         };
         on_info(&SearchInfo {
             depth: 1,

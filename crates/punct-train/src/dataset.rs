@@ -2,10 +2,15 @@
 //! can be read, diffed and cut with ordinary tools.
 //!
 //! ```text
-//! <game>\t<white's score>\t<position text>[\t<value of each legal move, space separated>]
+//! <game>\t<white's score>\t<position text>[\t<values>[\t<visits>]]
 //! ```
 //!
-//! The values, when present, follow the order of `Position::legal_moves` (canonical).
+//! The values, when present, are the one-ply value of each legal move, space separated, in
+//! the order of `Position::legal_moves` (canonical); the field is empty in a line that has
+//! visits but no values. The visits, when present, are the root visits of a search of the
+//! position, `<index>:<visits>` space separated, by the moves' canonical index (moves the
+//! search did not keep are left out). Lines of files written before visits existed read
+//! as before.
 
 use std::fmt::Write as _;
 
@@ -22,20 +27,32 @@ pub struct Sample {
     pub position: Position,
     /// The one-ply value of each legal move, in canonical order, once labelled.
     pub values: Option<Vec<f32>>,
+    /// The root visits of a search of the position: (canonical index of the move, visits),
+    /// by index, for the moves the search kept.
+    pub visits: Option<Vec<(u32, u32)>>,
 }
 
 impl Sample {
     /// The sample as one line of a dataset file (without the line end).
     pub fn to_line(&self) -> String {
         let mut line = format!("{}\t{}\t{}", self.game, self.white_score, self.position);
-        if let Some(values) = &self.values {
+        if self.values.is_some() || self.visits.is_some() {
             line.push('\t');
-            for (i, v) in values.iter().enumerate() {
+        }
+        for (i, v) in self.values.iter().flatten().enumerate() {
+            if i > 0 {
+                line.push(' ');
+            }
+            // A tenth of a cell is finer than the evaluation's own steps matter.
+            let _ = write!(line, "{:.1}", v);
+        }
+        if let Some(visits) = &self.visits {
+            line.push('\t');
+            for (i, (index, n)) in visits.iter().enumerate() {
                 if i > 0 {
                     line.push(' ');
                 }
-                // A tenth of a cell is finer than the evaluation's own steps matter.
-                let _ = write!(line, "{:.1}", v);
+                let _ = write!(line, "{index}:{n}");
             }
         }
         line
@@ -61,8 +78,9 @@ impl Sample {
             _ => return Err(fail(format!("score `{score}` is not 1, 0.5 or 0"))),
         };
         let position = Position::from_text(text).map_err(|e| fail(format!("{e}")))?;
+        let legal = || position.legal_moves().len();
         let values = match fields.next() {
-            None => None,
+            None | Some("") => None,
             Some(values) => {
                 let values = values
                     .split(' ')
@@ -71,7 +89,7 @@ impl Sample {
                         _ => Err(fail(format!("value `{v}` is not a number"))),
                     })
                     .collect::<Result<Vec<f32>, String>>()?;
-                let legal = position.legal_moves().len();
+                let legal = legal();
                 if values.len() != legal {
                     return Err(fail(format!(
                         "{} values for a position with {legal} legal moves",
@@ -81,16 +99,41 @@ impl Sample {
                 Some(values)
             }
         };
+        let visits = match fields.next() {
+            None => None,
+            Some(visits) => Some(read_visits(visits, legal()).map_err(fail)?),
+        };
         if fields.next().is_some() {
-            return Err(fail("more than four fields".to_owned()));
+            return Err(fail("more than five fields".to_owned()));
         }
         Ok(Sample {
             game,
             white_score,
             position,
             values,
+            visits,
         })
     }
+}
+
+/// Reads a visits field: `<index>:<visits>` pairs, indices rising and below `legal`.
+fn read_visits(field: &str, legal: usize) -> Result<Vec<(u32, u32)>, String> {
+    let mut visits: Vec<(u32, u32)> = Vec::new();
+    for pair in field.split(' ').filter(|p| !p.is_empty()) {
+        let parsed = pair
+            .split_once(':')
+            .and_then(|(i, n)| Some((i.parse::<u32>().ok()?, n.parse::<u32>().ok()?)));
+        let Some((index, n)) = parsed else {
+            return Err(format!("visits `{pair}` are not <index>:<visits>"));
+        };
+        if index as usize >= legal || visits.last().is_some_and(|&(last, _)| last >= index) {
+            return Err(format!(
+                "visits `{pair}`: indices must rise and stay below the {legal} legal moves"
+            ));
+        }
+        visits.push((index, n));
+    }
+    Ok(visits)
 }
 
 /// Reads a whole dataset file's text.
@@ -124,6 +167,7 @@ mod tests {
                 white_score: [0.0, 0.5, 1.0][score],
                 position: Position::new(punct_core::Variant::Basic),
                 values: None,
+                visits: None,
             };
             prop_assert_eq!(Sample::from_line(&sample.to_line(), 1).unwrap(), sample);
         }
@@ -137,12 +181,20 @@ mod tests {
         let values: Vec<f32> = (0..pos.legal_moves().len())
             .map(|i| i as f32 / 10.0)
             .collect();
-        let sample = Sample {
+        let mut sample = Sample {
             game: 3,
             white_score: 0.5,
             position: pos,
             values: Some(values),
+            visits: None,
         };
+        let back = Sample::from_line(&sample.to_line(), 1).unwrap();
+        assert_eq!(back, sample);
+        // Visits with values, then visits alone.
+        sample.visits = Some(vec![(0, 12), (5, 300), (40, 1)]);
+        let back = Sample::from_line(&sample.to_line(), 1).unwrap();
+        assert_eq!(back, sample);
+        sample.values = None;
         let back = Sample::from_line(&sample.to_line(), 1).unwrap();
         assert_eq!(back, sample);
     }
@@ -156,6 +208,10 @@ mod tests {
             ("1\t1\tnonsense", "dataset line 1"),
             ("1\t1\tstandard w 0 -\t1 2", "2 values for a position with"),
             ("1\t1\tstandard w 0 -\tNaN", "value `NaN`"),
+            ("1\t1\tstandard w 0 -\t\t3", "visits `3` are not"),
+            ("1\t1\tstandard w 0 -\t\t3:1 2:1", "indices must rise"),
+            ("1\t1\tstandard w 0 -\t\t99999:1", "indices must rise"),
+            ("1\t1\tstandard w 0 -\t\t\t", "more than five fields"),
         ] {
             let err = Sample::from_line(line, 1).unwrap_err();
             assert!(err.contains(why), "{line:?}: {err}");

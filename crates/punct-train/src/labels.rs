@@ -34,6 +34,7 @@ mod tests {
             white_score: 1.0,
             position: Position::new(Variant::Standard),
             values: None,
+            visits: None,
         }];
         label(&mut samples, &|_| {});
         let values = samples[0].values.as_ref().unwrap();

@@ -5,10 +5,13 @@
 //!    the game's result ([`dataset::Sample`]).
 //! 2. [`labels`]: every legal move of every sampled position is judged by the one-ply
 //!    evaluation: labels that need no search.
-//! 3. [`fit`]: the move policy of `punct_engine::learned` is fitted to a softmax of those
-//!    judgements (cross-entropy, Adam), on every core; held-out cross-entropy and top-k
-//!    agreement are reported against the hand-set move score.
-//! 4. [`weights`]: the fitted weights are written as the Rust source the engine compiles in.
+//! 3. [`visits`]: self-play at full strength keeps each searched position's root visits,
+//!    targets from search rather than from the one-ply evaluation.
+//! 4. [`fit`]: the move policy of `punct_engine::learned` is fitted to a blend of the
+//!    softmax of the one-ply judgements and the root visits' shares (cross-entropy, Adam),
+//!    on every core; held-out cross-entropy and top-k agreement with either label are
+//!    reported against the compiled-in policy and the hand-set move score.
+//! 5. [`weights`]: the fitted weights are written as the Rust source the engine compiles in.
 //!
 //! Nothing here runs in CI beyond smoke tests on a few positions.
 
@@ -16,4 +19,5 @@ pub mod dataset;
 pub mod fit;
 pub mod labels;
 pub mod selfplay;
+pub mod visits;
 pub mod weights;

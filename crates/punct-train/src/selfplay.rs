@@ -48,21 +48,29 @@ pub fn generate(settings: &Settings, on_game: &(dyn Fn(usize) + Sync)) -> Vec<Sa
     games.iter_mut().flat_map(std::mem::take).collect()
 }
 
-/// Plays game number `game_number` and samples it.
-fn play(settings: &Settings, game_number: u32) -> Vec<Sample> {
-    let seed = settings
-        .seed
-        .wrapping_mul(0x9e37_79b9)
-        .wrapping_add(u64::from(game_number));
+/// The seed of game number `game` of a generation seeded `seed`.
+pub(crate) fn game_seed(seed: u64, game: u32) -> u64 {
+    seed.wrapping_mul(0x9e37_79b9).wrapping_add(u64::from(game))
+}
+
+/// A game opened by `plies` random moves drawn from `seed`.
+pub(crate) fn opening(variant: Variant, plies: u32, seed: u64) -> Game {
     let mut rng = SmallRng::seed_from_u64(seed);
     // An opening that ends the game teaches nothing: draw another.
-    let mut game = Game::new(settings.variant);
-    while game.moves().len() < settings.random_plies as usize {
+    let mut game = Game::new(variant);
+    while game.moves().len() < plies as usize {
         match game.position().random_move(&mut rng) {
             Some(mv) if game.play(mv).is_ok() && game.outcome().is_none() => {}
-            _ => game = Game::new(settings.variant),
+            _ => game = Game::new(variant),
         }
     }
+    game
+}
+
+/// Plays game number `game_number` and samples it.
+fn play(settings: &Settings, game_number: u32) -> Vec<Sample> {
+    let seed = game_seed(settings.seed, game_number);
+    let mut game = opening(settings.variant, settings.random_plies, seed);
     let mut engines = [seed, seed ^ 1].map(|seed| {
         let mut engine = Engine::new(Options {
             level: settings.level,
@@ -98,6 +106,7 @@ fn play(settings: &Settings, game_number: u32) -> Vec<Sample> {
             white_score,
             position,
             values: None,
+            visits: None,
         })
         .collect()
 }

@@ -148,6 +148,35 @@ pub enum TrainStep {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Self-play at full strength on every core, keeping the root visits of each sampled
+    /// position's search: targets for the policy to imitate (see docs/training.md).
+    Visits {
+        /// Games to play.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+        games: u32,
+        /// Basic or standard game.
+        #[arg(long, default_value = "standard")]
+        variant: Variant,
+        /// Random moves opening each game.
+        #[arg(long, default_value_t = 2)]
+        random_plies: u32,
+        /// Playouts of each move's search.
+        #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// The search's settings, as a player spec gives them after `full:`
+        /// (`policy=learned,refineat=4`); none for the engine's defaults.
+        #[arg(long, default_value = "")]
+        search: String,
+        /// Keep one position every this many plies.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        every: u32,
+        /// Seed of the openings and the engines.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The dataset file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Judge every legal move of every position of a dataset by the one-ply evaluation,
     /// on every core, and write the labelled dataset.
     Label {
@@ -158,9 +187,10 @@ pub enum TrainStep {
         out: std::path::PathBuf,
     },
     /// Fit the move policy to a labelled dataset; report held-out cross-entropy and top-k
-    /// agreement with the one-ply ranking, and write the weights file the engine compiles in.
+    /// agreement with the one-ply ranking and the root visits, and write the weights file
+    /// the engine compiles in.
     Fit {
-        /// The labelled dataset file to read (from `punct train label`).
+        /// The labelled dataset file to read (from `punct train label` or `visits`).
         input: std::path::PathBuf,
         /// Passes over the training positions.
         #[arg(long, default_value_t = 8)]
@@ -171,9 +201,13 @@ pub enum TrainStep {
         /// Adam's step size.
         #[arg(long, default_value_t = 0.02)]
         learning_rate: f64,
-        /// The labels' inverse temperature per cell of one-ply value (see docs/training.md).
+        /// The one-ply labels' inverse temperature per cell of value (see docs/training.md).
         #[arg(long, default_value_t = 3.0)]
         sharpness: f32,
+        /// The visit target's share of the blend, 0 to 1: 0 fits the one-ply labels alone,
+        /// 1 the root visits alone.
+        #[arg(long, default_value_t = 0.0)]
+        visits: f32,
         /// Hold out one game in this many for the report.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..))]
         holdout: u32,

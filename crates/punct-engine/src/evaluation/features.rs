@@ -179,11 +179,6 @@ impl MoveContext {
         }
     }
 
-    /// The side to move's movable pieces.
-    pub(crate) fn lifts(&self) -> &Lifts {
-        &self.lifts
-    }
-
     /// The same judgement by a player who does not see the opponent's plans: being in the
     /// opponent's way counts for nothing.
     pub fn blind_to_opponent(mut self) -> MoveContext {

@@ -1,10 +1,11 @@
 //! Knowledge fitted to data rather than set by hand: a move policy trained to imitate the
-//! one-ply evaluation over every legal move (see `crates/punct-train` and
-//! `docs/training.md`). The weights are compiled in, so every build carries them.
+//! one-ply evaluation over every legal move and the root visits of searches (see
+//! `crates/punct-train` and `docs/training.md`). The weights are compiled in, so every
+//! build carries them.
 
 pub mod policy;
 
-pub use policy::{FEATURES, PolicyContext, WEIGHTS, hand_set_weights, learned_priors};
+pub use policy::{FEATURES, PolicyContext, WEIGHTS, initial_weights, learned_priors};
 
 /// Which move priors the search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

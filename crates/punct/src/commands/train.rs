@@ -6,9 +6,11 @@ use std::time::Instant;
 use anyhow::{Context as _, anyhow};
 use punct_engine::Level;
 use punct_engine::learned::Priors;
+use punct_engine::search::params::Params;
+use punct_match::PlayerSpec;
 use punct_train::dataset::{self, Sample};
 use punct_train::fit::{self, TOP_K};
-use punct_train::{labels, selfplay, weights};
+use punct_train::{labels, selfplay, visits, weights};
 
 use crate::cli::TrainStep;
 
@@ -51,6 +53,37 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
                 started.elapsed().as_secs_f64()
             );
         }
+        TrainStep::Visits {
+            games,
+            variant,
+            random_plies,
+            nodes,
+            search,
+            every,
+            seed,
+            out,
+        } => {
+            let settings = visits::Settings {
+                games,
+                variant,
+                random_plies,
+                nodes,
+                params: search_params(&search)?,
+                every,
+                max_plies: 400,
+                seed,
+            };
+            let samples = visits::generate(&settings, &|n| {
+                eprint!("\r{n}/{games} games");
+            });
+            eprintln!();
+            write(&out, &samples)?;
+            eprintln!(
+                "{} positions from {games} games in {:.1} s",
+                samples.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
         TrainStep::Label { input, out } => {
             let mut samples = read(&input)?;
             let total = samples.len();
@@ -72,6 +105,7 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
             batch,
             learning_rate,
             sharpness,
+            visits,
             holdout,
             out,
         } => {
@@ -83,13 +117,14 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
                 holdout,
                 seed: 1,
                 sharpness,
+                visits,
             };
             let report = fit::fit(&samples, &settings, &mut |epoch, loss| {
                 eprintln!("epoch {epoch}: training cross-entropy {loss:.4}");
             })
             .map_err(|e| anyhow!(e))?;
             let mut lines = vec![format!(
-                "fitted {epochs} epochs, batch {batch}, Adam {learning_rate}, label sharpness {sharpness}, one game in {holdout} held out"
+                "fitted {epochs} epochs, batch {batch}, Adam {learning_rate}, label sharpness {sharpness}, visit share {visits}, one game in {holdout} held out"
             )];
             lines.extend(summary(&report, &input.display().to_string()));
             let mut stdout = std::io::stdout().lock();
@@ -111,35 +146,58 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
 
 /// The fit's report, a few lines (also kept at the head of the weights file).
 fn summary(report: &fit::Report, input: &str) -> Vec<String> {
-    let top = |q: &fit::Quality| {
-        TOP_K
-            .iter()
-            .zip(&q.top_k)
-            .map(|(k, share)| format!("top-{k} {:.1} %", 100.0 * share))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    vec![
-        format!(
-            "fitted on {input}: {} positions, {} held out (mean {:.0} legal moves)",
-            report.train, report.test, report.moves
+    let mut lines = vec![format!(
+        "fitted on {input}: {} positions, {} held out (mean {:.0} legal moves)",
+        report.train, report.test, report.moves
+    )];
+    for (scores, label) in [
+        (
+            &report.one_ply,
+            "one-ply labels (best: the one-ply best move)",
         ),
-        format!(
-            "held-out cross-entropy (nats): learned {:.3}, hand-set {:.3}, uniform {:.3}, label entropy {:.3}",
-            report.learned.cross_entropy,
-            report.hand_set.cross_entropy,
-            report.uniform,
-            report.entropy
-        ),
-        format!(
-            "one-ply best move in the policy's k best, learned: {}",
-            top(&report.learned)
-        ),
-        format!(
-            "one-ply best move in the policy's k best, hand-set: {}",
-            top(&report.hand_set)
-        ),
-    ]
+        (&report.visits, "root visits (best: the most visited move)"),
+    ] {
+        let Some(s) = scores else { continue };
+        lines.push(format!(
+            "held out against {label}, {} positions: cross-entropy (nats) learned {:.3}, compiled-in {:.3}, hand-set {:.3}, uniform {:.3}, label entropy {:.3}",
+            s.positions,
+            s.learned.cross_entropy,
+            s.compiled.cross_entropy,
+            s.hand_set.cross_entropy,
+            s.uniform,
+            s.entropy
+        ));
+        for (name, q) in [
+            ("learned", &s.learned),
+            ("compiled-in", &s.compiled),
+            ("hand-set", &s.hand_set),
+        ] {
+            let top = TOP_K
+                .iter()
+                .zip(&q.top_k)
+                .map(|(k, share)| format!("top-{k} {:.1} %", 100.0 * share))
+                .collect::<Vec<_>>()
+                .join(", ");
+            lines.push(format!("  best move in the policy's k best, {name}: {top}"));
+        }
+    }
+    lines
+}
+
+/// The search settings of `punct train visits --search`, read as a player spec's.
+fn search_params(search: &str) -> anyhow::Result<Params> {
+    if search.is_empty() {
+        return Ok(Params::default());
+    }
+    match format!("full:{search}").parse::<PlayerSpec>() {
+        Ok(PlayerSpec::Tuned(settings)) if settings.nodes.is_none() && settings.threads == 1 => {
+            Ok(settings.params)
+        }
+        Ok(_) => Err(anyhow!(
+            "--search takes search settings only: give playouts with --nodes; games run one thread each"
+        )),
+        Err(e) => Err(anyhow!("--search: {e}")),
+    }
 }
 
 fn read(path: &std::path::Path) -> anyhow::Result<Vec<Sample>> {
