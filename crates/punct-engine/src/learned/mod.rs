@@ -1,10 +1,16 @@
 //! Knowledge fitted to data rather than set by hand: a move policy trained to imitate the
-//! one-ply evaluation over every legal move (see `crates/punct-train` and
-//! `docs/training.md`). The weights are compiled in, so every build carries them.
+//! one-ply evaluation over every legal move, and the static evaluation itself, fitted to
+//! self-play outcomes (see `crates/punct-train` and `docs/training.md`). The weights are
+//! compiled in, so every build carries them.
 
 pub mod policy;
+pub mod value;
 
 pub use policy::{FEATURES, PolicyContext, WEIGHTS, hand_set_weights, learned_priors};
+pub use value::{
+    VALUE_FEATURE_NAMES, VALUE_FEATURES, VALUE_SPREAD, VALUE_WEIGHTS, hand_set_value_weights,
+    learned_advantage, value_features, value_logit,
+};
 
 /// Which move priors the search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
