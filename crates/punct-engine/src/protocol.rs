@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 use punct_core::{Game, Move, Position, Variant};
 
 use crate::engine::{Engine, Options, SearchInfo};
-use crate::learned::Priors;
+use crate::learned::{DEFAULT_SHORTLIST, Priors};
 use crate::level::Level;
 use crate::limits::{Clock, SearchLimits};
 use crate::search::params::{Params, TUNABLES};
@@ -92,9 +92,6 @@ struct Session<W> {
     /// Moves judged one ply deep per node with the learned policy.
     shortlist: usize,
 }
-
-/// The learned policy's default shortlist inside the tree.
-const DEFAULT_SHORTLIST: usize = 32;
 
 /// Runs the protocol until `quit` or the end of `input`, and gives back the output.
 pub fn run<R, W>(input: R, output: W) -> io::Result<W>
@@ -263,7 +260,7 @@ impl<W: Write + Send + 'static> Session<W> {
             ),
             "option name Seed type spin default 24301 min 0 max 4294967295".to_owned(),
             "option name MultiPV type spin default 1 min 1 max 16".to_owned(),
-            "option name Policy type combo default handset var handset var learned".to_owned(),
+            "option name Policy type combo default learned var handset var learned".to_owned(),
             format!(
                 "option name PolicyShortlist type spin default {DEFAULT_SHORTLIST} min 0 max 400"
             ),

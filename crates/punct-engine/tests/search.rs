@@ -255,19 +255,23 @@ fn every_proven_result_holds_over_every_reply() {
 }
 
 #[test]
-fn every_proven_result_holds_over_every_reply_with_learned_priors() {
-    let learned = |shortlist| Params {
-        priors: Priors::Learned { shortlist },
+fn every_proven_result_holds_over_every_reply_with_other_settings() {
+    // Every node's best moves judged one ply deep at its expansion, and every leaf checked
+    // at its first visit for threats its side to move cannot stop.
+    let eager = Params {
+        refine_at: 0,
+        estimate_reduction: 0.0,
+        threats_at_leaves: true,
         ..Params::default()
     };
-    check_proofs(learned(32));
-    check_proofs(learned(0));
-    // Children judged one ply deep only once their node has earned it, threats that cannot
-    // be stopped found at expansion rather than at a leaf's first visit.
+    check_proofs(eager);
     check_proofs(Params {
-        refine_at: 4,
-        threats_at_leaves: false,
-        ..learned(32)
+        priors: Priors::HandSet,
+        ..eager
+    });
+    check_proofs(Params {
+        priors: Priors::Learned { shortlist: 0 },
+        ..eager
     });
 }
 

@@ -166,7 +166,7 @@ impl Settings {
                 Some(("policy", p)) => {
                     settings.params.priors = match p {
                         "handset" => Priors::HandSet,
-                        "learned" => Priors::Learned { shortlist: 32 },
+                        "learned" => Priors::default(),
                         _ => return Err(format!("policy must be handset or learned, not `{p}`")),
                     };
                 }

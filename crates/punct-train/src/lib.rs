@@ -13,11 +13,16 @@
 //!    reported against the compiled-in policy and the hand-set move score.
 //! 5. [`weights`]: the fitted weights are written as the Rust source the engine compiles in.
 //!
+//! The value function has a shorter generation: self-play positions with their games'
+//! results, then [`value`]: a logistic regression of the outcome on the position's
+//! features, with held-out log-loss reported against the hand-set evaluation.
+//!
 //! Nothing here runs in CI beyond smoke tests on a few positions.
 
 pub mod dataset;
 pub mod fit;
 pub mod labels;
 pub mod selfplay;
+pub mod value;
 pub mod visits;
 pub mod weights;

@@ -218,6 +218,27 @@ pub enum TrainStep {
         )]
         out: std::path::PathBuf,
     },
+    /// Fit the value function (the static evaluation) to the games' results in a dataset;
+    /// report held-out log-loss against the hand-set evaluation and a constant, and write
+    /// the weights file the engine compiles in.
+    Value {
+        /// The dataset files to read (from `punct train selfplay`; each file's game numbers
+        /// are its own).
+        #[arg(required = true)]
+        inputs: Vec<std::path::PathBuf>,
+        /// The L2 penalty per training position on every weight but the intercept.
+        #[arg(long, default_value_t = 1e-3)]
+        l2: f64,
+        /// Hold out one game in this many for the report.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..))]
+        holdout: u32,
+        /// The weights file to write.
+        #[arg(
+            long,
+            default_value = "crates/punct-engine/src/learned/value_weights.rs"
+        )]
+        out: std::path::PathBuf,
+    },
 }
 
 /// Arguments of `punct picture`.

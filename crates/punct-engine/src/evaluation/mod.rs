@@ -6,7 +6,7 @@ pub mod reach;
 
 use punct_core::{Bitboard, Position, Variant};
 
-use reach::Reach;
+use crate::learned::learned_advantage;
 
 pub use distance::{Connection, connection, distances};
 
@@ -57,37 +57,18 @@ pub fn centre_weight(pos: &Position) -> f32 {
     0.1 + 2.0 * late * late * late
 }
 
-/// The side to move's advantage in cells of connection distance.
+/// The side to move's advantage in cells of connection distance: the learned value's logit
+/// (`crate::learned::value`) on the hand-set evaluation's scale.
 pub fn advantage(pos: &Position, d: &Distances) -> f32 {
-    let me = pos.turn();
-    let gap = d.op.best() as f32 - d.me.best() as f32;
-    let second = (d.op.second().min(25) as f32 - d.me.second().min(25) as f32) * 0.25;
-    // Moving first is worth about a cell: a piece covers up to three.
-    let tempo = 1.0;
-    let [w, b] = pos.centre_count();
-    let centre = if me.index() == 0 {
-        w as f32 - b as f32
-    } else {
-        b as f32 - w as f32
-    };
-    let reserves = f32::from(pos.reserve(me).total()) - f32::from(pos.reserve(!me).total());
-    let reach = Reach::of(pos);
-    let [mine, theirs] = [me.index(), (!me).index()];
-    // Pieces that can still move, and chances to cut the other's chain by covering it: a
-    // little of each, as self-play tuned them (in cells of connection distance).
-    let mobility = reach.movable[mine] as f32 - reach.movable[theirs] as f32;
-    let cuts = reach.coverable[mine].count() as f32 - reach.coverable[theirs].count() as f32;
-    gap + second
-        + tempo
-        + centre * centre_weight(pos)
-        + 0.05 * reserves
-        + 0.2 * mobility
-        + 0.3 * cuts
+    learned_advantage(pos, d)
 }
+
+/// How many logits of the chance of winning one cell of advantage is worth.
+pub const LOGIT_PER_CELL: f32 = 0.45;
 
 /// Turns an advantage into the side to move's chance of winning.
 pub fn win_probability(advantage: f32) -> f32 {
-    1.0 / (1.0 + (-0.45 * advantage).exp())
+    1.0 / (1.0 + (-LOGIT_PER_CELL * advantage).exp())
 }
 
 /// The side to move's chance of winning, judged without search.

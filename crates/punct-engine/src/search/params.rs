@@ -40,13 +40,13 @@ impl Default for Params {
         Params {
             priors: Priors::default(),
             branching: 40,
-            refine_at: 0,
+            refine_at: 4,
             exploration: 1.6,
             fpu_reduction: 0.15,
             policy_sharpness: 1.0,
             refined_sharpness: REFINED_SHARPNESS,
-            estimate_reduction: 0.0,
-            threats_at_leaves: true,
+            estimate_reduction: 0.15,
+            threats_at_leaves: false,
         }
     }
 }

@@ -10,7 +10,7 @@ use punct_engine::search::params::Params;
 use punct_match::PlayerSpec;
 use punct_train::dataset::{self, Sample};
 use punct_train::fit::{self, TOP_K};
-use punct_train::{labels, selfplay, visits, weights};
+use punct_train::{labels, selfplay, value, visits, weights};
 
 use crate::cli::TrainStep;
 
@@ -33,7 +33,7 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
                 random_plies,
                 level: Level::new(level).ok_or_else(|| anyhow!("no level {level}"))?,
                 priors: match policy.as_str() {
-                    "learned" => Priors::Learned { shortlist: 32 },
+                    "learned" => Priors::default(),
                     _ => Priors::HandSet,
                 },
                 every,
@@ -140,8 +140,72 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
                 started.elapsed().as_secs_f64()
             )?;
         }
+        TrainStep::Value {
+            inputs,
+            l2,
+            holdout,
+            out,
+        } => {
+            // Each file numbers its games from 0: later files' games follow the earlier ones'.
+            let mut samples: Vec<Sample> = Vec::new();
+            for input in &inputs {
+                let first = samples.iter().map(|s| s.game + 1).max().unwrap_or(0);
+                samples.extend(read(input)?.into_iter().map(|mut s| {
+                    s.game += first;
+                    s
+                }));
+            }
+            let settings = value::Settings {
+                holdout,
+                l2,
+                ..value::Settings::default()
+            };
+            let report = value::fit(&samples, &settings, &mut |step, loss| {
+                eprintln!("Newton step {step}: training log-loss {loss:.5}");
+            })
+            .map_err(|e| anyhow!(e))?;
+            let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+            let lines = value_summary(&report, &names.join(" "), l2, holdout);
+            let mut stdout = std::io::stdout().lock();
+            for line in &lines {
+                writeln!(stdout, "{line}")?;
+            }
+            std::fs::write(
+                &out,
+                weights::value_source(&report.weights, report.spread, &lines),
+            )
+            .with_context(|| format!("cannot write {}", out.display()))?;
+            writeln!(
+                stdout,
+                "weights written to {} in {:.1} s",
+                out.display(),
+                started.elapsed().as_secs_f64()
+            )?;
+        }
     }
     Ok(())
+}
+
+/// The value fit's report, a few lines (also kept at the head of the weights file).
+fn value_summary(report: &value::Report, input: &str, l2: f64, holdout: u32) -> Vec<String> {
+    let losses = |name: &str, l: &value::LogLoss| {
+        format!(
+            "held-out log-loss (nats), {name} ({} positions): learned {:.4} (as played, stretched: {:.4}), hand-set {:.4}, constant {:.4}",
+            l.positions, l.learned, l.played, l.hand_set, l.constant
+        )
+    };
+    vec![
+        format!(
+            "fitted on {input}: {} positions of {} games, {} games held out (one in {holdout}); L2 {l2}, {} Newton steps",
+            report.train, report.games.0, report.games.1, report.iterations
+        ),
+        format!(
+            "the hand-set evaluation's logits spread {:.3} times as wide: the engine stretches the fitted logit by that",
+            report.spread
+        ),
+        losses("all", &report.all),
+        losses("no win in one for the mover", &report.quiet),
+    ]
 }
 
 /// The fit's report, a few lines (also kept at the head of the weights file).
