@@ -6,7 +6,8 @@
 use std::sync::atomic::AtomicBool;
 
 use punct_core::{Game, Move, Position};
-use punct_engine::evaluation::{Distances, advantage};
+use punct_engine::evaluation::Distances;
+use punct_engine::learned::{hand_set_value_weights, value_features, value_logit};
 use punct_engine::tactics::{Defence, cannot_stop, defend, winning_move};
 use punct_engine::{Engine, Options, SearchLimits};
 
@@ -54,8 +55,9 @@ const CUTS: &[&str] = &[
     "basic w 12 wCB2:0@1,bCB4:2@1,bCD3:2@1,wCD5:0@1,wME12:2@1,wEF4:0@1,bEG6:1@1,wRH11:4@1,wRJ3:5@1,bEJ8:1@1,bEM10:1@1,bTO10:1@1",
 ];
 
-/// Positions from self-play where a move the static evaluation favours, ignoring the end
-/// of the game, loses at once: it lifts the piece that covers the opponent's line, or it is
+/// Positions from self-play where a move the hand-set static evaluation (the one they were
+/// collected with, before the evaluation was learned) favours, ignoring the end of the
+/// game, loses at once: it lifts the piece that covers the opponent's line, or it is
 /// the 18th placement while the opponent holds more of the centre.
 const TRAPS: &[&str] = &[
     "standard w 36 wMA6:2@1,bLA8:5@1,wLB1:3@1,wTC5:4@1,wED4:4@1,bMD9:4@1,bME7:3@1,bRE8:4@1,bCG7:2@1,wLH10:0@1,bRI7:5@1,wCI13:0@1,bEJ7:0@1,wCJ9:2@1,wEJ17:0@1,wTK11:1@1,bCL8:1@1,bEM10:1@1,wEM12:5@1,bTP10:3@1,bEP12:1@1,wEA6:3@2,bLF8:4@2,bEI7:3@2",
@@ -207,7 +209,7 @@ fn never_plays_a_move_that_loses_at_once() {
 }
 
 /// Whether the side to move in `pos` has a move that loses at once and is the one the
-/// static evaluation, blind to the end of the game, likes best.
+/// hand-set static evaluation, blind to the end of the game, likes best.
 fn tempted_to_lose(pos: &mut Position) -> bool {
     let me = pos.turn();
     let best = pos
@@ -215,7 +217,10 @@ fn tempted_to_lose(pos: &mut Position) -> bool {
         .into_iter()
         .map(|mv| {
             let undo = pos.make(mv);
-            let value = -advantage(pos, &Distances::quick(pos));
+            let value = -value_logit(
+                &hand_set_value_weights(),
+                &value_features(pos, &Distances::quick(pos)),
+            );
             let loses = pos
                 .decisive_outcome()
                 .is_some_and(|o| o.winner == Some(!me));

@@ -118,6 +118,7 @@ impl Tree {
                 child.prior = prior;
             }
         }
+        self.prove_root_children();
         self.root.visits = self
             .root
             .children
@@ -133,6 +134,29 @@ impl Tree {
             .sum();
         self.size = self.root.size();
         true
+    }
+
+    /// Proves the root's new children that end the game or leave the opponent lost at once
+    /// (a double threat, say), whatever their priors: the search might never visit a move
+    /// the evaluation judged poorly, and the root is prepared once a search. A winning child
+    /// proves the root.
+    fn prove_root_children(&mut self) {
+        let mut pos = self.position.clone();
+        for child in &mut self.root.children {
+            if child.visits > 0 || child.proven.is_some() {
+                continue;
+            }
+            let undo = pos.make(child.mv);
+            // The estimate given skips the evaluation: only a proof is wanted here.
+            let leaf = tree::leaf_value(&mut pos, &mut self.moves, Some(0.5), true);
+            pos.unmake(undo);
+            if let tree::Leaf::Proven(v) = leaf {
+                child.proven = Some(v);
+                if v == 1.0 {
+                    self.root.proven = Some(0.0);
+                }
+            }
+        }
     }
 
     /// One playout from the root.
