@@ -36,11 +36,21 @@ pub struct Settings {
 /// Plays the games on every core and returns the sampled positions, game by game;
 /// `on_game` hears of each finished game (for progress).
 pub fn generate(settings: &Settings, on_game: &(dyn Fn(usize) + Sync)) -> Vec<Sample> {
+    play_all(settings.games, on_game, |game| play(settings, game))
+}
+
+/// Plays `games` games on every core with `play` (given each game's number), and returns
+/// their samples in the games' order; `on_game` hears of each finished game.
+pub(crate) fn play_all(
+    games: u32,
+    on_game: &(dyn Fn(usize) + Sync),
+    play: impl Fn(u32) -> Vec<Sample> + Sync,
+) -> Vec<Sample> {
     let done = AtomicUsize::new(0);
-    let mut games: Vec<Vec<Sample>> = (0..settings.games)
+    let mut games: Vec<Vec<Sample>> = (0..games)
         .into_par_iter()
         .map(|game| {
-            let samples = play(settings, game);
+            let samples = play(game);
             on_game(done.fetch_add(1, Ordering::Relaxed) + 1);
             samples
         })

@@ -3,15 +3,14 @@
 //! than the one-ply ranking alone. One game per task, on every core.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use punct_core::{Move, Outcome, Position, Variant};
 use punct_engine::search::params::Params;
 use punct_engine::{Engine, Level, Options, SearchLimits};
-use rayon::prelude::*;
 
 use crate::dataset::Sample;
-use crate::selfplay::{game_seed, opening};
+use crate::selfplay::{game_seed, opening, play_all};
 
 /// How the games are played.
 #[derive(Clone, Debug)]
@@ -39,16 +38,7 @@ pub struct Settings {
 /// `on_game` hears of each finished game. Positions whose move tactics forced (no search)
 /// are left out.
 pub fn generate(settings: &Settings, on_game: &(dyn Fn(usize) + Sync)) -> Vec<Sample> {
-    let done = AtomicUsize::new(0);
-    let mut games: Vec<Vec<Sample>> = (0..settings.games)
-        .into_par_iter()
-        .map(|game| {
-            let samples = play(settings, game);
-            on_game(done.fetch_add(1, Ordering::Relaxed) + 1);
-            samples
-        })
-        .collect();
-    games.iter_mut().flat_map(std::mem::take).collect()
+    play_all(settings.games, on_game, |game| play(settings, game))
 }
 
 /// Plays game number `game_number` and samples it.

@@ -46,12 +46,7 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
                 }
             });
             eprintln!();
-            write(&out, &samples)?;
-            eprintln!(
-                "{} positions from {games} games in {:.1} s",
-                samples.len(),
-                started.elapsed().as_secs_f64()
-            );
+            write_generated(&out, &samples, games, started)?;
         }
         TrainStep::Visits {
             games,
@@ -77,12 +72,7 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
                 eprint!("\r{n}/{games} games");
             });
             eprintln!();
-            write(&out, &samples)?;
-            eprintln!(
-                "{} positions from {games} games in {:.1} s",
-                samples.len(),
-                started.elapsed().as_secs_f64()
-            );
+            write_generated(&out, &samples, games, started)?;
         }
         TrainStep::Label { input, out } => {
             let mut samples = read(&input)?;
@@ -183,6 +173,23 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
             )?;
         }
     }
+    Ok(())
+}
+
+/// Writes the positions of `games` self-play games to `out` and says how many, and how long
+/// it took since `started`.
+fn write_generated(
+    out: &std::path::Path,
+    samples: &[Sample],
+    games: u32,
+    started: Instant,
+) -> anyhow::Result<()> {
+    write(out, samples)?;
+    eprintln!(
+        "{} positions from {games} games in {:.1} s",
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
