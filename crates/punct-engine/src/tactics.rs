@@ -398,22 +398,6 @@ pub fn cannot_stop(pos: &mut Position, moves: &mut Vec<Move>) -> bool {
     !parried && safe_moves(pos, moves).is_empty()
 }
 
-/// Whether the legal move `mv` leaves the opponent lost at once without ending the game:
-/// with no win in one, facing wins in one that no move stops (a double threat, say).
-/// `moves` is a buffer.
-pub fn leaves_lost(pos: &mut Position, mv: Move, moves: &mut Vec<Move>) -> bool {
-    let undo = pos.make(mv);
-    let lost = pos.decisive_outcome().is_none()
-        && !(may_win_in_one(pos) && {
-            moves.clear();
-            pos.extend_legal_moves(moves);
-            winning_move(pos, Some(moves)).is_some()
-        })
-        && cannot_stop(pos, moves);
-    pos.unmake(undo);
-    lost
-}
-
 /// Whether the legal move `mv` wins at once for the side to move in `pos`.
 fn wins_at_once(pos: &mut Position, mv: Move) -> bool {
     let me = pos.turn();

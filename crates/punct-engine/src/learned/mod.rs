@@ -6,7 +6,7 @@
 pub mod policy;
 pub mod value;
 
-pub use policy::{FEATURES, PolicyContext, WEIGHTS, initial_weights, learned_priors, root_priors};
+pub use policy::{FEATURES, PolicyContext, WEIGHTS, initial_weights, learned_priors};
 pub use value::{
     VALUE_FEATURE_NAMES, VALUE_FEATURES, VALUE_SPREAD, VALUE_WEIGHTS, hand_set_value_weights,
     learned_advantage, value_features, value_logit,

@@ -23,8 +23,7 @@ use punct_core::{Bitboard, Cell, Move, PieceType, Position};
 
 use crate::evaluation::centre_weight;
 use crate::evaluation::distance::connection_through;
-use crate::evaluation::features::{Lifts, MoveContext, best, normalise, refine};
-use crate::tactics;
+use crate::evaluation::features::{Lifts, best, normalise, refine};
 
 /// Slack buckets: a cell within 0, 1, 2 or 3 of the player's best link (further counts
 /// for nothing).
@@ -399,36 +398,6 @@ pub fn learned_priors(
         return normalise(top(&ctx, moves, k), sharpness);
     }
     refine(pos, top(&ctx, moves, shortlist.max(k)), k)
-}
-
-/// The root's priors with the learned policy: its `shortlist` best judged by the one-ply
-/// evaluation, the `k` best kept, and beyond them, with prior 0, any of the hand-set move
-/// score's best `threat_makers` that leaves the opponent lost at once. A quiet move that
-/// makes two threats at once can rank low by both the policy and the evaluation, while
-/// the hand-set score, which counts the cells a move lands on the mover's shortest links,
-/// ranks it high; the search proves it before its first playout. The root is prepared once
-/// a search, so the check costs little.
-pub fn root_priors(
-    pos: &mut Position,
-    moves: &[Move],
-    shortlist: usize,
-    threat_makers: usize,
-    k: usize,
-) -> Vec<(Move, f32)> {
-    let mut chosen = refine(
-        pos,
-        top(&PolicyContext::new(pos), moves, shortlist.max(k)),
-        k,
-    );
-    let hand = MoveContext::new(pos);
-    let scored = moves.iter().map(|&mv| (mv, hand.score(mv))).collect();
-    let mut buffer = Vec::new();
-    for (mv, _) in best(scored, threat_makers) {
-        if chosen.iter().all(|c| c.0 != mv) && tactics::leaves_lost(pos, mv, &mut buffer) {
-            chosen.push((mv, 0.0));
-        }
-    }
-    chosen
 }
 
 /// The `n` best of `moves` by the policy, best first. Moves are kept only while they beat

@@ -9,7 +9,9 @@ use punct_core::{Game, Move, Position};
 
 use params::Params;
 use playout::Worker;
-use tree::{Node, Playout};
+use tree::{Node, Playout, TREE_SHORTLIST};
+
+use crate::evaluation::features::{MoveContext, best};
 
 /// Nodes the tree may hold (about 60 bytes each), so memory stays bounded in long searches.
 pub const CAPACITY: usize = 2_000_000;
@@ -118,6 +120,7 @@ impl Tree {
                 child.prior = prior;
             }
         }
+        self.add_threat_makers();
         self.prove_root_children();
         self.root.visits = self
             .root
@@ -134,6 +137,32 @@ impl Tree {
             .sum();
         self.size = self.root.size();
         true
+    }
+
+    /// Adds to the root, proven won, any of the hand-set move score's best
+    /// [`TREE_SHORTLIST`] not among its children that leaves the opponent lost at once. A
+    /// quiet move that makes two threats at once can rank low by both the learned policy and
+    /// the evaluation, while the hand-set score, which counts the cells a move lands on the
+    /// mover's shortest links, ranks it high. Reads the root's moves that
+    /// [`Node::expand_wide`] left in `moves`.
+    fn add_threat_makers(&mut self) {
+        let hand = MoveContext::new(&self.position);
+        let scored = self.moves.iter().map(|&mv| (mv, hand.score(mv))).collect();
+        let mut pos = self.position.clone();
+        for (mv, _) in best(scored, TREE_SHORTLIST) {
+            if self.root.children.iter().any(|c| c.mv == mv) {
+                continue;
+            }
+            let undo = pos.make(mv);
+            let leaf = tree::leaf_value(&mut pos, &mut self.moves, Some(0.5), true);
+            pos.unmake(undo);
+            if matches!(leaf, tree::Leaf::Proven(v) if v == 1.0) {
+                let mut child = Node::new(mv, 0.0);
+                child.proven = Some(1.0);
+                self.root.children.push(child);
+                self.root.proven = Some(0.0);
+            }
+        }
     }
 
     /// Proves the root's new children that end the game or leave the opponent lost at once

@@ -11,7 +11,7 @@ use punct_core::{Move, Position};
 
 use crate::evaluation::features::{MoveContext, best, normalise, one_ply_value, refined_priors};
 use crate::evaluation::{Distances, advantage, win_probability};
-use crate::learned::{Priors, learned_priors, root_priors};
+use crate::learned::{Priors, learned_priors};
 use crate::search::params::Params;
 use crate::tactics;
 
@@ -129,15 +129,10 @@ impl Node {
                 };
                 refined_priors(&mut pos.clone(), &ctx, io.moves, shortlist, k)
             }
-            Priors::Learned { .. } if refine => root_priors(
-                &mut pos.clone(),
-                io.moves,
-                REFINE_SHORTLIST,
-                TREE_SHORTLIST,
-                k,
-            ),
             Priors::Learned { shortlist } => {
-                let shortlist = if io.params.refine_at > 0 {
+                let shortlist = if refine {
+                    REFINE_SHORTLIST
+                } else if io.params.refine_at > 0 {
                     0
                 } else {
                     shortlist
