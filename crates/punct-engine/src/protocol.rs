@@ -382,22 +382,19 @@ impl<W: Write + Send + 'static> Session<W> {
                     threads::most()
                 )),
             },
-            _ => match value.parse::<f64>() {
-                Ok(v) if v.is_finite() => {
-                    let mut params = self.engine().params();
-                    match params.set(&name, v) {
-                        Ok(()) => self.engine().set_params(params),
-                        Err(e) if TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) => {
-                            self.error(&e)
+            _ if TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) => {
+                match value.parse::<f64>() {
+                    Ok(v) if v.is_finite() => {
+                        let mut params = self.engine().params();
+                        match params.set(&name, v) {
+                            Ok(()) => self.engine().set_params(params),
+                            Err(e) => self.error(&e),
                         }
-                        Err(_) => self.error(&format!("unknown option `{name}`")),
                     }
+                    _ => self.error(&format!("{name} must be a number, not `{value}`")),
                 }
-                _ if TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) => {
-                    self.error(&format!("{name} must be a number, not `{value}`"))
-                }
-                _ => self.error(&format!("unknown option `{name}`")),
-            },
+            }
+            _ => self.error(&format!("unknown option `{name}`")),
         }
     }
 

@@ -30,8 +30,6 @@ pub struct Tree {
     /// The search's settings.
     pub params: Params,
     moves: Vec<Move>,
-    /// Nodes the tree may hold.
-    capacity: usize,
 }
 
 impl Tree {
@@ -50,20 +48,13 @@ impl Tree {
             size: 1,
             params: Params::default(),
             moves: Vec::with_capacity(8192),
-            capacity: CAPACITY,
         }
-    }
-
-    /// Limits the tree to `capacity` nodes from now on.
-    pub fn set_capacity(&mut self, capacity: usize) {
-        self.capacity = capacity;
     }
 
     /// A tree holding only the root `position`, with this one's buffers and settings.
     fn restart(self, position: Position) -> Tree {
         Tree {
             moves: self.moves,
-            capacity: self.capacity,
             params: self.params,
             ..Tree::new(position)
         }

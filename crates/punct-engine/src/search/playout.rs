@@ -9,9 +9,9 @@
 
 use punct_core::{Move, Position};
 
-use super::Tree;
 use super::params::Params;
 use super::tree::{Leaf, Node, Playout, leaf_value};
+use super::{CAPACITY, Tree};
 
 /// What one thread keeps between playouts: its positions and buffers.
 pub struct Worker {
@@ -73,7 +73,7 @@ pub fn descend(tree: &mut Tree, worker: &mut Worker) -> Job {
     worker.scratch.clone_from(&tree.position);
     worker.path.clear();
     let params = tree.params;
-    let full = tree.size >= tree.capacity;
+    let full = tree.size >= CAPACITY;
     let mut node = &mut tree.root;
     loop {
         if let Some(v) = node.proven {
@@ -156,7 +156,7 @@ pub fn backup(tree: &mut Tree, worker: &mut Worker, work: Work, give_up: &dyn Fn
     let mut io = Playout {
         moves: &mut tree.moves,
         size: &mut tree.size,
-        capacity: tree.capacity,
+        capacity: CAPACITY,
         params: tree.params,
         give_up,
     };
