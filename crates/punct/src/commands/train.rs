@@ -117,18 +117,8 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
                 "fitted {epochs} epochs, batch {batch}, Adam {learning_rate}, label sharpness {sharpness}, visit share {visits}, one game in {holdout} held out"
             )];
             lines.extend(summary(&report, &input.display().to_string()));
-            let mut stdout = std::io::stdout().lock();
-            for line in &lines {
-                writeln!(stdout, "{line}")?;
-            }
-            std::fs::write(&out, weights::source(&report.weights, &lines))
-                .with_context(|| format!("cannot write {}", out.display()))?;
-            writeln!(
-                stdout,
-                "weights written to {} in {:.1} s",
-                out.display(),
-                started.elapsed().as_secs_f64()
-            )?;
+            let source = weights::source(&report.weights, &lines);
+            write_weights(&out, &lines, &source, started)?;
         }
         TrainStep::Value {
             inputs,
@@ -156,23 +146,32 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
             .map_err(|e| anyhow!(e))?;
             let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
             let lines = value_summary(&report, &names.join(" "), l2, holdout);
-            let mut stdout = std::io::stdout().lock();
-            for line in &lines {
-                writeln!(stdout, "{line}")?;
-            }
-            std::fs::write(
-                &out,
-                weights::value_source(&report.weights, report.spread, &lines),
-            )
-            .with_context(|| format!("cannot write {}", out.display()))?;
-            writeln!(
-                stdout,
-                "weights written to {} in {:.1} s",
-                out.display(),
-                started.elapsed().as_secs_f64()
-            )?;
+            let source = weights::value_source(&report.weights, report.spread, &lines);
+            write_weights(&out, &lines, &source, started)?;
         }
     }
+    Ok(())
+}
+
+/// Prints a fit's report `lines`, writes the weights file `source` to `out`, and says so
+/// with the time since `started`.
+fn write_weights(
+    out: &std::path::Path,
+    lines: &[String],
+    source: &str,
+    started: Instant,
+) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    for line in lines {
+        writeln!(stdout, "{line}")?;
+    }
+    std::fs::write(out, source).with_context(|| format!("cannot write {}", out.display()))?;
+    writeln!(
+        stdout,
+        "weights written to {} in {:.1} s",
+        out.display(),
+        started.elapsed().as_secs_f64()
+    )?;
     Ok(())
 }
 
