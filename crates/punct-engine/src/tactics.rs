@@ -292,35 +292,42 @@ impl Threats {
 /// move that does is among them, and most are. `None` when the opponent threatens nothing.
 /// Far cheaper than [`defend`], which tries each.
 pub fn stopper_candidates(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
-    let threats = Threats::of(pos)?;
-    let ours = Lifts::new(pos);
-    Some(
-        moves
+    Threatened::of(pos, moves).map(|t| t.candidates)
+}
+
+/// The opponent's wins in one against the side to move, and the moves that might stop
+/// them, for a search that tries the likeliest stoppers first: most candidates do not stop
+/// the threats.
+pub struct Threatened {
+    threats: Threats,
+    /// The moves of the side to move that might stop the threats: every move that does is
+    /// among them, and most are.
+    pub candidates: Vec<Move>,
+}
+
+impl Threatened {
+    /// The threats against the side to move in `pos`, whose legal moves are `moves`, and
+    /// the candidates among `moves`; `None` when the opponent threatens nothing.
+    pub fn of(pos: &Position, moves: &[Move]) -> Option<Threatened> {
+        let threats = Threats::of(pos)?;
+        let ours = Lifts::new(pos);
+        let candidates = moves
             .iter()
             .copied()
             .filter(|&mv| threats.touched_by(pos, &ours, mv))
-            .collect(),
-    )
-}
+            .collect();
+        Some(Threatened {
+            threats,
+            candidates,
+        })
+    }
 
-/// [`stopper_candidates`] and [`cannot_stop`] in one, sharing the search for the threats:
-/// `None` when the opponent threatens nothing; else the moves of `moves` (every legal move
-/// of `pos`, not empty) that might stop the threats, and whether none of the legal moves
-/// does (the side to move has lost).
-pub fn threat_response(pos: &mut Position, moves: &[Move]) -> Option<(Vec<Move>, bool)> {
-    let threats = Threats::of(pos)?;
-    let ours = Lifts::new(pos);
-    let candidates: Vec<Move> = moves
-        .iter()
-        .copied()
-        .filter(|&mv| threats.touched_by(pos, &ours, mv))
-        .collect();
-    // As in `cannot_stop`: a loss is claimed only once every move has been tried.
-    let parried = candidates
-        .iter()
-        .any(|&mv| threats.parried_by(pos, mv, true));
-    let lost = !parried && safe_moves(pos, moves).is_empty();
-    Some((candidates, lost))
+    /// Whether the legal move `mv` might stop the threats: false only when, after it, the
+    /// opponent wins at once (exact); true when it stops them, or is a placement that
+    /// parries every threat found (taken for a stopper without trying each reply).
+    pub fn parried_by(&self, pos: &mut Position, mv: Move) -> bool {
+        self.threats.parried_by(pos, mv, true)
+    }
 }
 
 /// The moves of `moves` (legal in `pos`) that do not lose at once: after them the game is

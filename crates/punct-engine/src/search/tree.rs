@@ -173,22 +173,43 @@ impl Node {
         // The moves that might stop a threat, not only those that do: trying each costs
         // more than proving the few kept children that fail lost at their first visit.
         let branching = io.params.branching;
-        let response = if io.params.threats_at_leaves {
-            tactics::stopper_candidates(pos, io.moves).map(|c| (c, false))
+        if io.params.threats_at_leaves {
+            match tactics::stopper_candidates(pos, io.moves) {
+                Some(candidates) if !candidates.is_empty() => {
+                    self.expand_wide(pos, Some(&candidates), branching, false, io)
+                }
+                _ => self.expand_wide(pos, None, branching, false, io),
+            };
+            return None;
+        }
+        let Some(threatened) = tactics::Threatened::of(pos, io.moves) else {
+            self.expand_wide(pos, None, branching, false, io);
+            return None;
+        };
+        let all = std::mem::take(io.moves);
+        if threatened.candidates.is_empty() {
+            self.expand_wide(pos, Some(&all), branching, false, io);
         } else {
-            tactics::threat_response(pos, io.moves)
-        };
-        match response {
-            Some((_, true)) => {
-                // The opponent wins whatever is played: a win for the player who made `mv`.
-                self.proven = Some(1.0);
-                return self.proven;
-            }
-            Some((candidates, false)) if !candidates.is_empty() => {
-                self.expand_wide(pos, Some(&candidates), branching, false, io)
-            }
-            _ => self.expand_wide(pos, None, branching, false, io),
-        };
+            self.expand_wide(pos, Some(&threatened.candidates), branching, false, io);
+        }
+        // The children, the likeliest stoppers, are tried first: most candidates fail, and
+        // in the order generated hundreds are tried before one stops the threats.
+        let parried = self
+            .children
+            .iter()
+            .any(|c| threatened.parried_by(pos, c.mv))
+            || threatened.candidates.iter().any(|&mv| {
+                self.children.iter().all(|c| c.mv != mv) && threatened.parried_by(pos, mv)
+            });
+        // The cells the threats depend on are where a stopper is expected, not a proof that
+        // there is none elsewhere: a loss is claimed only once every move has been tried.
+        let lost = !parried && tactics::safe_moves(pos, &all).is_empty();
+        *io.moves = all;
+        if lost {
+            // The opponent wins whatever is played: a win for the player who made `mv`.
+            self.proven = Some(1.0);
+            return self.proven;
+        }
         None
     }
 
@@ -404,12 +425,8 @@ pub(crate) fn leaf_value(
             None => 0.5,
         });
     }
-    if tactics::may_win_in_one(pos) {
-        moves.clear();
-        pos.extend_legal_moves(moves);
-        if tactics::winning_move(pos, Some(moves)).is_some() {
-            return Leaf::Proven(0.0);
-        }
+    if tactics::winning_move(pos, None).is_some() {
+        return Leaf::Proven(0.0);
     }
     if threats && tactics::cannot_stop(pos, moves) {
         return Leaf::Proven(1.0);
