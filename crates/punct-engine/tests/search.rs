@@ -446,3 +446,64 @@ fn proofs_made_on_two_threads_hold() {
     assert!(wrong.is_empty(), "{wrong:#?}");
     assert!(claims > 0, "no proof to check");
 }
+
+#[test]
+fn the_children_a_node_chooses_among_grow_with_its_visits() {
+    use punct_engine::search::tree::Node;
+
+    /// Checks the nodes below `node`; returns how many choose among only some children.
+    fn narrowed(node: &Node, params: &Params) -> usize {
+        let mut count = 0;
+        let judged = node.judged as usize;
+        if node.refined && judged < node.children.len() {
+            count += 1;
+            let open = node.children[..judged]
+                .iter()
+                .filter(|c| c.proven.is_none())
+                .count();
+            assert!(open <= params.width(node.visits), "{open} children open");
+            // Before the node was refined it made one choice, by the policy's prior alone;
+            // since then only the judged children have been chosen.
+            for child in &node.children[judged..] {
+                assert!(
+                    child.visits <= 1,
+                    "{} visits to a closed child",
+                    child.visits
+                );
+            }
+        }
+        count
+            + node
+                .children
+                .iter()
+                .map(|c| narrowed(c, params))
+                .sum::<usize>()
+    }
+
+    let moves = CALLED_WON.split_whitespace().take(10).collect::<Vec<_>>();
+    let game = game_of(&moves.join(" "));
+    let params = Params {
+        widening: 2.0,
+        refine_at: 2,
+        ..Params::default()
+    };
+    let mut tree = Tree::new(game.position().clone());
+    tree.params = params;
+    assert!(tree.prepare(None));
+    let mut worker = Worker::new(game.position());
+    for _ in 0..3000 {
+        tree.playout(&mut worker);
+    }
+    assert!(narrowed(&tree.root, &params) > 10);
+    // Without widening every refined node chooses among all its children.
+    tree = Tree::new(game.position().clone());
+    tree.params = Params {
+        widening: 0.0,
+        ..params
+    };
+    assert!(tree.prepare(None));
+    for _ in 0..3000 {
+        tree.playout(&mut worker);
+    }
+    assert_eq!(narrowed(&tree.root, &tree.params), 0);
+}

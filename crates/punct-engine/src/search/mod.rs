@@ -112,6 +112,7 @@ impl Tree {
             }
         }
         self.add_threat_makers();
+        self.root.open_all();
         self.prove_root_children();
         self.root.visits = self
             .root

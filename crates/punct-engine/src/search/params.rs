@@ -33,6 +33,10 @@ pub struct Params {
     /// Whether a leaf is checked at its first visit for threats its side to move cannot
     /// stop (else at its expansion, sharing the work of finding the stoppers).
     pub threats_at_leaves: bool,
+    /// Progressive widening: a node whose children are judged one ply deep after it was
+    /// expanded chooses among its best `widening * sqrt(visits)` children (at least two),
+    /// judging more as its visits grow; 0 judges and opens them all at once.
+    pub widening: f32,
 }
 
 impl Default for Params {
@@ -47,6 +51,7 @@ impl Default for Params {
             refined_sharpness: REFINED_SHARPNESS,
             estimate_reduction: 0.15,
             threats_at_leaves: false,
+            widening: 0.0,
         }
     }
 }
@@ -115,9 +120,24 @@ pub const TUNABLES: &[Tunable] = &[
         get: |p| f64::from(u8::from(p.threats_at_leaves)),
         set: |p, v| p.threats_at_leaves = v >= 0.5,
     },
+    Tunable {
+        name: "Widening",
+        range: (0.0, 100.0),
+        get: |p| widen(p.widening),
+        set: |p, v| p.widening = v as f32,
+    },
 ];
 
 impl Params {
+    /// How many children not proven lost a node judged one ply deep after `visits` visits
+    /// chooses among.
+    pub fn width(&self, visits: u32) -> usize {
+        if self.widening <= 0.0 {
+            return usize::MAX;
+        }
+        ((self.widening * (visits as f32).sqrt()).ceil() as usize).max(2)
+    }
+
     /// Sets the tunable called `name` (any case) to `value`, or says why not.
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
         let Some(t) = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name)) else {

@@ -94,7 +94,11 @@ pub fn descend(tree: &mut Tree, worker: &mut Worker) -> Job {
             };
         }
         if node.wants_refining(&params) {
-            node.refine(&mut worker.scratch, params.refined_sharpness);
+            node.refine(
+                &mut worker.scratch,
+                params.refined_sharpness,
+                params.width(node.visits),
+            );
         }
         let i = node.select(&params);
         let child = &mut node.children[i];
@@ -131,7 +135,7 @@ pub fn perform(job: Job, worker: &mut Worker, params: Params, give_up: &dyn Fn()
                 return Work::Proven(v);
             }
             if node.wants_refining(&params) {
-                node.refine(pos, params.refined_sharpness);
+                node.refine(pos, params.refined_sharpness, params.width(node.visits));
             }
             let chosen = node.select(&params);
             let child = &node.children[chosen];
@@ -234,6 +238,7 @@ fn apply(node: &mut Node, pos: &mut Position, work: Work, io: &mut Playout) -> f
             node.children = expanded.children;
             node.complete = expanded.complete;
             node.refined = expanded.refined;
+            node.judged = expanded.judged;
             let child = &mut node.children[chosen];
             child.visits = 1;
             child.total = leaf.value();

@@ -43,6 +43,12 @@ pub struct Node {
     pub complete: bool,
     /// Whether the children's priors come from judging each one ply deep.
     pub refined: bool,
+    /// How many of the children, from the first, are judged and open to selection once the
+    /// node is [refined](Node::refined); the rest wait for more visits.
+    pub judged: u32,
+    /// The static evaluation one ply deep of `mv` for the player who made it, when its
+    /// parent judged it.
+    pub judgement: f32,
     /// The static evaluation of this node for the player who made `mv`, when its parent
     /// judged it before its first visit.
     pub estimate: Option<f32>,
@@ -80,6 +86,8 @@ impl Node {
             proven: None,
             complete: false,
             refined: false,
+            judged: 0,
+            judgement: 0.0,
             estimate: None,
             children: Vec::new(),
             left_out: None,
@@ -153,6 +161,10 @@ impl Node {
                 Priors::HandSet => true,
                 Priors::Learned { shortlist } => io.params.refine_at == 0 && shortlist > 0,
             };
+        self.judged = 0;
+        if self.refined {
+            self.open_all();
+        }
         *io.size += self.children.len();
         true
     }
@@ -173,20 +185,22 @@ impl Node {
         // The moves that might stop a threat, not only those that do: trying each costs
         // more than proving the few kept children that fail lost at their first visit.
         let branching = io.params.branching;
+        let all = std::mem::take(io.moves);
         if io.params.threats_at_leaves {
-            match tactics::stopper_candidates(pos, io.moves) {
+            match tactics::stopper_candidates(pos, &all) {
                 Some(candidates) if !candidates.is_empty() => {
                     self.expand_wide(pos, Some(&candidates), branching, false, io)
                 }
-                _ => self.expand_wide(pos, None, branching, false, io),
+                _ => self.expand_wide(pos, Some(&all), branching, false, io),
             };
+            *io.moves = all;
             return None;
         }
-        let Some(threatened) = tactics::Threatened::of(pos, io.moves) else {
-            self.expand_wide(pos, None, branching, false, io);
+        let Some(threatened) = tactics::Threatened::of(pos, &all) else {
+            self.expand_wide(pos, Some(&all), branching, false, io);
+            *io.moves = all;
             return None;
         };
-        let all = std::mem::take(io.moves);
         if threatened.candidates.is_empty() {
             self.expand_wide(pos, Some(&all), branching, false, io);
         } else {
@@ -277,6 +291,14 @@ impl Node {
         }
         self.children
             .extend(chosen.into_iter().map(|(mv, p)| Node::new(mv, p)));
+        if self.refined {
+            self.open_all();
+        }
+    }
+
+    /// Opens every child to selection, for children whose priors need no more judging.
+    pub fn open_all(&mut self) {
+        self.judged = self.children.len() as u32;
     }
 
     /// Forgets the moves kept by the last widening, for a node whose children were just
@@ -285,34 +307,62 @@ impl Node {
         self.left_out = None;
     }
 
-    /// Judges every child not yet proven one ply deep by the static evaluation: its value
-    /// becomes the child's first estimate, and a softmax of the values the priors, best
-    /// first.
-    pub(crate) fn refine(&mut self, pos: &mut Position, sharpness: f32) {
-        let mut judged = Vec::with_capacity(self.children.len());
-        for child in &mut self.children {
+    /// Judges children one ply deep by the static evaluation, from the first not judged
+    /// yet, until `width` of them not proven are judged (all with `usize::MAX`): a child's
+    /// value becomes its first estimate, and a softmax of the judged values the priors of
+    /// the judged children, which are put first, best first, and are those selection
+    /// chooses among.
+    pub(crate) fn refine(&mut self, pos: &mut Position, sharpness: f32, width: usize) {
+        let mut open = 0;
+        for (i, child) in self.children.iter_mut().enumerate() {
+            if i >= self.judged as usize {
+                if open >= width {
+                    break;
+                }
+                if child.proven.is_none() {
+                    child.judgement = one_ply_value(pos, child.mv);
+                    child.estimate = Some(win_probability(child.judgement));
+                }
+                self.judged = i as u32 + 1;
+            }
             if child.proven.is_none() {
-                let value = one_ply_value(pos, child.mv);
-                child.estimate = Some(win_probability(value));
-                judged.push((child.mv, value));
+                open += 1;
             }
         }
-        let n = judged.len();
-        let priors = normalise(best(judged, n), sharpness);
-        for child in &mut self.children {
+        let judged = &mut self.children[..self.judged as usize];
+        let values = judged
+            .iter()
+            .filter(|c| c.proven.is_none())
+            .map(|c| (c.mv, c.judgement))
+            .collect::<Vec<_>>();
+        let n = values.len();
+        let priors = normalise(best(values, n), sharpness);
+        for child in judged.iter_mut() {
             child.prior = priors
                 .iter()
                 .find(|(mv, _)| *mv == child.mv)
                 .map_or(0.0, |&(_, p)| p);
         }
-        self.children.sort_by(|a, b| b.prior.total_cmp(&a.prior));
+        judged.sort_by(|a, b| b.prior.total_cmp(&a.prior));
         self.refined = true;
     }
 
-    /// Whether the search should judge the children one ply deep before choosing among
-    /// them.
+    /// Whether the search should judge more children one ply deep before choosing among
+    /// them: the node has earned it and fewer than `width` judged children are not proven.
     pub(crate) fn wants_refining(&self, params: &Params) -> bool {
-        !self.refined && self.visits >= params.refine_at
+        if self.visits < params.refine_at {
+            return false;
+        }
+        if !self.refined {
+            return true;
+        }
+        let judged = self.judged as usize;
+        judged < self.children.len()
+            && self.children[..judged]
+                .iter()
+                .filter(|c| c.proven.is_none())
+                .count()
+                < params.width(self.visits)
     }
 
     /// The child PUCT picks, counting playouts under way on other threads as losses.
@@ -324,8 +374,13 @@ impl Node {
         // side to move, so good known moves are deepened before long shots are tried;
         // those judged one ply deep already have their estimate.
         let first_play = (1.0 - self.mean()) - params.fpu_reduction;
+        let open = if self.refined {
+            self.judged as usize
+        } else {
+            self.children.len()
+        };
         let mut best = (0, f32::NEG_INFINITY);
-        for (i, child) in self.children.iter().enumerate() {
+        for (i, child) in self.children[..open].iter().enumerate() {
             let q = match child.proven {
                 Some(v) => v,
                 None if child.in_flight > 0 => {
