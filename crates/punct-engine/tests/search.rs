@@ -273,6 +273,11 @@ fn every_proven_result_holds_over_every_reply_with_other_settings() {
         priors: Priors::Learned { shortlist: 0 },
         ..eager
     });
+    // Every child of a refined node open to selection at once.
+    check_proofs(Params {
+        widening: 0.0,
+        ..Params::default()
+    });
 }
 
 /// Checks every result proven by 200-playout searches with `params` over the positions of

@@ -44,14 +44,14 @@ impl Default for Params {
         Params {
             priors: Priors::default(),
             branching: 40,
-            refine_at: 4,
+            refine_at: 2,
             exploration: 1.6,
             fpu_reduction: 0.15,
             policy_sharpness: 1.0,
             refined_sharpness: REFINED_SHARPNESS,
             estimate_reduction: 0.15,
             threats_at_leaves: false,
-            widening: 0.0,
+            widening: 8.0,
         }
     }
 }
