@@ -2,7 +2,6 @@
 //! the tree reads at every node, so that a match or a tuner can try other values without
 //! rebuilding the engine (`setoption name <param> value <v>`, `full:<param>=<v>`).
 
-use crate::evaluation::features::REFINED_SHARPNESS;
 use crate::learned::Priors;
 
 /// How the tree search grows and chooses.
@@ -45,13 +44,13 @@ impl Default for Params {
             priors: Priors::default(),
             branching: 40,
             refine_at: 2,
-            exploration: 1.6,
-            fpu_reduction: 0.15,
+            exploration: 1.175,
+            fpu_reduction: 0.02,
             policy_sharpness: 1.0,
-            refined_sharpness: REFINED_SHARPNESS,
-            estimate_reduction: 0.15,
+            refined_sharpness: 0.6415,
+            estimate_reduction: 0.2232,
             threats_at_leaves: false,
-            widening: 8.0,
+            widening: 9.7168,
         }
     }
 }
