@@ -186,26 +186,21 @@ impl Node {
         // more than proving the few kept children that fail lost at their first visit.
         let branching = io.params.branching;
         let all = std::mem::take(io.moves);
-        if io.params.threats_at_leaves {
-            match tactics::stopper_candidates(pos, &all) {
-                Some(candidates) if !candidates.is_empty() => {
-                    self.expand_wide(pos, Some(&candidates), branching, false, io)
-                }
-                _ => self.expand_wide(pos, Some(&all), branching, false, io),
-            };
-            *io.moves = all;
-            return None;
-        }
-        let Some(threatened) = tactics::Threatened::of(pos, &all) else {
-            self.expand_wide(pos, Some(&all), branching, false, io);
-            *io.moves = all;
-            return None;
+        let threatened = tactics::Threatened::of(pos, &all);
+        let choices = match &threatened {
+            Some(t) if !t.candidates.is_empty() => &t.candidates,
+            _ => &all,
         };
-        if threatened.candidates.is_empty() {
-            self.expand_wide(pos, Some(&all), branching, false, io);
-        } else {
-            self.expand_wide(pos, Some(&threatened.candidates), branching, false, io);
-        }
+        self.expand_wide(pos, Some(choices.as_slice()), branching, false, io);
+        let threatened = match threatened {
+            // Else nothing threatens, or the leaf's first visit checked whether anything
+            // stops the threats.
+            Some(t) if !io.params.threats_at_leaves => t,
+            _ => {
+                *io.moves = all;
+                return None;
+            }
+        };
         // The children, the likeliest stoppers, are tried first: most candidates fail, and
         // in the order generated hundreds are tried before one stops the threats.
         let parried = self
