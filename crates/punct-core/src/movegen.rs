@@ -107,8 +107,21 @@ impl Position {
 
     /// Calls `f` with every group of legal moves until it breaks.
     #[inline]
-    fn for_each_group<F>(&self, mut f: F) -> ControlFlow<()>
+    fn for_each_group<F>(&self, f: F) -> ControlFlow<()>
     where
+        F: FnMut(Group, Bitboard) -> ControlFlow<()>,
+    {
+        self.for_each_group_within(|_, _| Bitboard::ALL, f)
+    }
+
+    /// Calls `f` with every group of legal moves, its destinations cut down to
+    /// `within(kind, rotation)`, until it breaks; groups left with no destination are skipped.
+    /// Cutting down before the stacking levels are scanned spares most of the work when few
+    /// destinations are wanted.
+    #[inline]
+    fn for_each_group_within<W, F>(&self, within: W, mut f: F) -> ControlFlow<()>
+    where
+        W: Fn(PieceType, u8) -> Bitboard,
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
         let mover = self.turn;
@@ -120,7 +133,7 @@ impl Position {
                     continue;
                 }
                 for r in 0..kind.rotations() {
-                    let to = placements(free, kind, r);
+                    let to = placements(free, kind, r) & within(kind, r);
                     if !to.is_empty() {
                         f(Group::Place(kind, r), to)?;
                     }
@@ -134,7 +147,7 @@ impl Position {
         let mut own = self.visible[mover.index()];
         for id in ids_of(mover) {
             if self.is_free(id) {
-                self.piece_groups(&mut planes, &mut own, id, &mut f)?;
+                self.piece_groups(&mut planes, &mut own, id, &within, &mut f)?;
             }
         }
         ControlFlow::Continue(())
@@ -143,14 +156,16 @@ impl Position {
     /// The groups of moves of the mover's free piece `id`: the piece is lifted (each of its
     /// cells shows what lies below it), its groups are generated, and it is put back.
     #[inline]
-    fn piece_groups<F>(
+    fn piece_groups<W, F>(
         &self,
         planes: &mut Planes,
         own: &mut Bitboard,
         id: u8,
+        within: &W,
         f: &mut F,
     ) -> ControlFlow<()>
     where
+        W: Fn(PieceType, u8) -> Bitboard,
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
         let mover = self.turn;
@@ -164,7 +179,15 @@ impl Position {
             planes.relevel(cell, level, h);
             own.set(cell, b != NO_PIECE && colour_of(b) == mover);
         }
-        let flow = self.shift_groups(planes, *own, kind_of(id), slot.cells[0], slot.rotation, f);
+        let flow = self.shift_groups(
+            planes,
+            *own,
+            kind_of(id),
+            slot.cells[0],
+            slot.rotation,
+            within,
+            f,
+        );
         for (&cell, &h) in slot.cells.iter().zip(&below) {
             planes.relevel(cell, h, level);
             own.insert(cell);
@@ -172,27 +195,33 @@ impl Position {
         flow
     }
 
-    /// The groups of moves of one lifted piece.
+    /// The groups of moves of one lifted piece, their destinations cut down to `within`.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn shift_groups<F>(
+    fn shift_groups<W, F>(
         &self,
         planes: &Planes,
         own: Bitboard,
         kind: PieceType,
         from: Cell,
         current: u8,
+        within: &W,
         f: &mut F,
     ) -> ControlFlow<()>
     where
+        W: Fn(PieceType, u8) -> Bitboard,
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
         let line = LINES[from.index()];
         let empty = planes.planes[0];
         for r in 0..kind.rotations() {
-            let mut mask = FITS[kind.index()][r as usize] & line;
+            let mut mask = FITS[kind.index()][r as usize] & line & within(kind, r);
             if r == current {
                 // Same cells, same PÜNCT: the piece would land where it stands.
                 mask.remove(from);
+            }
+            if mask.is_empty() {
+                continue;
             }
             let [o1, o2] = kind.offsets(r);
             let group = Group::Shift(from, r);
@@ -251,16 +280,25 @@ impl Position {
     /// destinations is cut down with three shifts, so few moves are listed when few land
     /// there.
     pub fn extend_legal_moves_onto(&self, cells: Bitboard, out: &mut Vec<Move>) {
-        let _ = self.for_each_group(|group, to| {
-            let (kind, rotation) = match group {
-                Group::Place(kind, rotation) => (kind, rotation),
-                Group::Shift(from, rotation) => (kind_of(self.top[from.index()]), rotation),
-            };
-            // A destination's dots lie at offsets 0, o1 and o2 from it.
-            let [o1, o2] = kind.offsets(rotation);
-            group.push_moves(to & (cells | cells.moved(-o1) | cells.moved(-o2)), out);
-            ControlFlow::Continue(())
+        // A destination's dots lie at offsets 0, o1 and o2 from it.
+        let near: [[Bitboard; 6]; 6] = std::array::from_fn(|k| {
+            let kind = PieceType::ALL[k];
+            std::array::from_fn(|r| {
+                if r < kind.rotations() as usize {
+                    let [o1, o2] = kind.offsets(r as u8);
+                    cells | cells.moved(-o1) | cells.moved(-o2)
+                } else {
+                    Bitboard::EMPTY
+                }
+            })
         });
+        let _ = self.for_each_group_within(
+            |kind, r| near[kind.index()][r as usize],
+            |group, to| {
+                group.push_moves(to, out);
+                ControlFlow::Continue(())
+            },
+        );
     }
 
     /// The canonical list of legal moves: distinct move texts sorted by byte order. Empty
@@ -342,12 +380,16 @@ impl Position {
                 let rotation = kind_of(id).normalize(rotation);
                 let mut planes = Planes::new(self);
                 let mut own = self.visible[mover.index()];
-                self.piece_groups(&mut planes, &mut own, id, &mut |group, cells| {
-                    if matches!(group, Group::Shift(_, r) if r == rotation) && cells.contains(to) {
-                        ControlFlow::Break(())
+                let only = |_, r| {
+                    if r == rotation {
+                        Bitboard::from_cell(to)
                     } else {
-                        ControlFlow::Continue(())
+                        Bitboard::EMPTY
                     }
+                };
+                // Any group left is the move's own.
+                self.piece_groups(&mut planes, &mut own, id, &only, &mut |_, _| {
+                    ControlFlow::Break(())
                 })
                 .is_break()
             }
