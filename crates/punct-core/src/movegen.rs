@@ -276,29 +276,26 @@ impl Position {
     }
 
     /// Appends the legal moves whose piece lands on at least one of `cells`: those
-    /// [`Position::extend_legal_moves`] appends that do, in the same order. Each group of
-    /// destinations is cut down with three shifts, so few moves are listed when few land
-    /// there.
+    /// [`Position::extend_legal_moves`] appends that do, in the same order.
     pub fn extend_legal_moves_onto(&self, cells: Bitboard, out: &mut Vec<Move>) {
-        // A destination's dots lie at offsets 0, o1 and o2 from it.
-        let near: [[Bitboard; 6]; 6] = std::array::from_fn(|k| {
-            let kind = PieceType::ALL[k];
-            std::array::from_fn(|r| {
-                if r < kind.rotations() as usize {
-                    let [o1, o2] = kind.offsets(r as u8);
-                    cells | cells.moved(-o1) | cells.moved(-o2)
-                } else {
-                    Bitboard::EMPTY
-                }
-            })
+        let covering = PieceType::ALL
+            .map(|kind| std::array::from_fn::<_, 6, _>(|r| kind.covering(cells, r as u8)));
+        self.extend_legal_moves_within(|kind, r| covering[kind.index()][r as usize], out);
+    }
+
+    /// Appends the legal moves of each piece type and rotation whose PÜNCT lands in
+    /// `within(kind, rotation)`: those [`Position::extend_legal_moves`] appends that do, in
+    /// the same order. Groups are cut down before the stacking levels are scanned, so few
+    /// wanted destinations cost little; `within` is asked once per group, so a caller with
+    /// a costly set should look it up from a table.
+    pub fn extend_legal_moves_within<W>(&self, within: W, out: &mut Vec<Move>)
+    where
+        W: Fn(PieceType, u8) -> Bitboard,
+    {
+        let _ = self.for_each_group_within(within, |group, to| {
+            group.push_moves(to, out);
+            ControlFlow::Continue(())
         });
-        let _ = self.for_each_group_within(
-            |kind, r| near[kind.index()][r as usize],
-            |group, to| {
-                group.push_moves(to, out);
-                ControlFlow::Continue(())
-            },
-        );
     }
 
     /// The canonical list of legal moves: distinct move texts sorted by byte order. Empty

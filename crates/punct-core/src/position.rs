@@ -225,6 +225,15 @@ impl Position {
         self.hash
     }
 
+    /// The same position with the other side to move, as if the side to move passed (which
+    /// the rules never allow: what the opponent could do next is read from it).
+    pub fn passed(&self) -> Position {
+        let mut pos = self.clone();
+        pos.turn = !pos.turn;
+        pos.hash ^= zobrist::SIDE;
+        pos
+    }
+
     /// The pieces a player has not placed yet.
     pub fn reserve(&self, colour: Colour) -> Reserve {
         self.reserve[colour.index()]

@@ -162,6 +162,10 @@ proptest! {
     fn make_unmake_restores_and_hashes_stay_exact(seed in any::<u64>()) {
         let pos = random_position(seed);
         prop_assert_eq!(pos.hash(), pos.hash_from_scratch());
+        let passed = pos.passed();
+        prop_assert_eq!(passed.turn(), !pos.turn());
+        prop_assert_eq!(passed.hash(), passed.hash_from_scratch());
+        prop_assert_eq!(passed.passed().hash(), pos.hash());
         let before = stacks(&pos);
         let moves = pos.legal_moves();
         let mut rng = SmallRng::seed_from_u64(seed ^ 0xabcdef);

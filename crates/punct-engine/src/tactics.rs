@@ -6,7 +6,7 @@
 //! where it does not, only moves landing on such a link are tried.
 
 use punct_core::geometry::{CENTRE, GOALS};
-use punct_core::{Bitboard, Cell, Colour, Move, Position, Variant};
+use punct_core::{Bitboard, Cell, Colour, Move, PieceType, Position, Variant};
 
 use crate::evaluation::distance::short_links;
 use crate::evaluation::features::Lifts;
@@ -38,41 +38,39 @@ pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> 
     if !placement_wins && links.is_empty() {
         return None;
     }
-    let mut generated = Vec::new();
-    let moves = match moves {
-        Some(m) => m,
-        None => {
+    if placement_wins {
+        let first = match moves {
+            Some(m) => m.iter().copied().find(|m| m.is_placement()),
             // Placements come first, so the first placement is the first move if any is.
-            if placement_wins
-                && let Some(mv) = pos.nth_legal_move(0)
-                && mv.is_placement()
-            {
-                return Some(mv);
-            }
-            may_win_moves(pos, links, &mut generated);
-            &generated
+            None => pos.nth_legal_move(0).filter(|m| m.is_placement()),
+        };
+        if first.is_some() {
+            return first;
         }
-    };
-    if placement_wins && let Some(&mv) = moves.iter().find(|m| m.is_placement()) {
-        return Some(mv);
     }
-    let ctx = Lifts::new(pos);
     let joins = Joins::new(pos.visible(me));
-    moves
-        .iter()
-        .copied()
-        .find(|&mv| may_connect(&ctx, &joins, mv) && wins_at_once(pos, mv))
+    match moves {
+        Some(m) => m
+            .iter()
+            .copied()
+            .find(|&mv| joins.may_connect(pos, mv) && wins_at_once(pos, mv)),
+        None => {
+            let mut candidates = Vec::new();
+            joins.extend_moves(pos, links, &mut candidates);
+            candidates.into_iter().find(|&mv| wins_at_once(pos, mv))
+        }
+    }
 }
 
-/// The legal moves of `pos` among which lie all that might join the side to move's chains
-/// into a connection (see [`may_connect`]), in generation order, given its `links`: when it
-/// links no two sides yet, such a move lands on a link costing at most three cells, the ones
-/// it lands on, so only moves landing on `links` are listed; otherwise every move is.
-fn may_win_moves(pos: &Position, links: Bitboard, out: &mut Vec<Move>) {
-    if pos.is_connected(pos.turn()) {
-        pos.extend_legal_moves(out);
-    } else {
-        pos.extend_legal_moves_onto(links, out);
+/// The cells the legal move `mv` of the side to move in `pos` lands on.
+fn footprint(pos: &Position, mv: Move) -> Option<[Cell; 3]> {
+    match mv {
+        Move::Place {
+            piece,
+            at,
+            rotation,
+        } => piece.footprint(at, rotation),
+        Move::Shift { from, to, rotation } => pos.piece_at(from)?.kind.footprint(to, rotation),
     }
 }
 
@@ -81,58 +79,64 @@ fn lands_on(ctx: &Lifts, mv: Move, cells: Bitboard) -> bool {
         .is_some_and(|f| f.iter().any(|&c| cells.contains(c)))
 }
 
-/// Whether the cells `mv` lands on could join the mover's chains into a connection: what
-/// a winning move must do, told without playing it.
-fn may_connect(ctx: &Lifts, joins: &Joins, mv: Move) -> bool {
-    ctx.footprint(mv).is_some_and(|f| joins.may_connect(f))
-}
-
-/// For each cell, the goal sides that owning it would join: its own and those touched by
-/// the player's chains on it or next to it. After a move the mover owns at most the cells
-/// it owned and the three it lands on (lifting a piece never gives the mover a cell), and
-/// the landed cells, which are neighbours, join the chains next to them: a connection is
-/// possible only if the sides they join include two opposite ones. Playing the move and
-/// flooding costs far more than these three look-ups.
+/// Where the side to move's pieces could land to join its chains into a connection. After
+/// a move the mover owns at most the cells it owned and the three it lands on (lifting a
+/// piece never gives the mover a cell), and the landed cells, which are neighbours, join
+/// the chains on them or next to them: a connection is possible only if the sides the
+/// landed cells and those chains touch include two opposite ones. Told for every move of a
+/// piece type and rotation at once, as a set of PÜNCT cells, this costs far less than
+/// playing each move and flooding.
 struct Joins {
-    /// Per cell index, bits `2i` and `2i + 1` for the two sides of goal pair `i`.
-    sides: [u8; 256],
+    /// Per piece type and rotation, the PÜNCT cells from which the piece's cells would
+    /// join two opposite sides.
+    at: [[Bitboard; 6]; 6],
 }
 
 impl Joins {
+    /// The joins of a player whose dots are `own`.
     fn new(own: Bitboard) -> Joins {
-        let mut sides = [0; 256];
-        for (i, pair) in GOALS.iter().enumerate() {
-            for (j, side) in pair.iter().enumerate() {
-                for c in *side {
-                    sides[c.index()] |= 1 << (2 * i + j);
-                }
-            }
-        }
-        let mut joined = sides;
-        let mut rest = own;
-        while let Some(cell) = rest.first() {
-            let chain = Bitboard::from_cell(cell).flood(own);
-            rest &= !chain;
-            let touched = chain.into_iter().fold(0, |t, c| t | sides[c.index()]);
-            for c in chain.dilate() {
-                joined[c.index()] |= touched;
-            }
-        }
-        Joins { sides: joined }
+        // For each side, the cells whose owning touches it: its own, and those on or next
+        // to a chain that touches it.
+        let joining = GOALS.map(|pair| pair.map(|side| side | (own & side).flood(own).dilate()));
+        let at = PieceType::ALL.map(|kind| {
+            std::array::from_fn(|r| {
+                joining.iter().fold(Bitboard::EMPTY, |at, [a, b]| {
+                    at | (kind.covering(*a, r as u8) & kind.covering(*b, r as u8))
+                })
+            })
+        });
+        Joins { at }
     }
 
-    /// Whether owning `landed` as well could connect two opposite sides.
-    fn may_connect(&self, landed: [Cell; 3]) -> bool {
-        let touched = landed.iter().fold(0, |t, c| t | self.sides[c.index()]);
-        (0..GOALS.len()).any(|i| (touched >> (2 * i)) & 0b11 == 0b11)
+    /// Whether the legal move `mv` of the side to move in `pos` could connect.
+    fn may_connect(&self, pos: &Position, mv: Move) -> bool {
+        let (kind, to, rotation) = match mv {
+            Move::Place {
+                piece,
+                at,
+                rotation,
+            } => (piece, at, rotation),
+            Move::Shift { from, to, rotation } => match pos.piece_at(from) {
+                Some(p) => (p.kind, to, rotation),
+                None => return false,
+            },
+        };
+        self.at[kind.index()][usize::from(kind.normalize(rotation))].contains(to)
     }
-}
 
-/// The position with the other side to move, as if the mover passed.
-pub fn passed(pos: &Position) -> Option<Position> {
-    let mut setup = pos.to_setup();
-    setup.turn = !setup.turn;
-    Position::from_setup(&setup).ok()
+    /// Appends the legal moves of `pos` that could connect, in generation order, given the
+    /// side to move's `links` (see [`short_links`]): when it links no two sides yet, such a
+    /// move lands on a link costing at most three cells, so only those are listed.
+    fn extend_moves(&self, pos: &Position, links: Bitboard, out: &mut Vec<Move>) {
+        if pos.is_connected(pos.turn()) {
+            pos.extend_legal_moves_within(|kind, r| self.at[kind.index()][usize::from(r)], out);
+        } else {
+            pos.extend_legal_moves_within(
+                |kind, r| self.at[kind.index()][usize::from(r)] & kind.covering(links, r),
+                out,
+            );
+        }
+    }
 }
 
 /// What the side to move must do about the opponent's threats.
@@ -225,24 +229,22 @@ impl Threats {
 
     /// The threats against the side to move in `pos`; `None` when there is none.
     fn of(pos: &Position) -> Option<Threats> {
-        let mut other = passed(pos)?;
+        let mut other = pos.passed();
         if !may_win_in_one(&other) {
             return None;
         }
         let links = short_links(other.visible(other.turn()), 3);
         let centre_wins = last_placement_wins(&other);
+        let joins = Joins::new(other.visible(other.turn()));
         // Every move that may win is among these (any placement, when one wins on the
         // centre count), in the order of all the legal moves.
         let mut their_moves = Vec::new();
         if centre_wins {
             other.extend_legal_moves(&mut their_moves);
+            their_moves.retain(|&mv| mv.is_placement() || joins.may_connect(&other, mv));
         } else {
-            may_win_moves(&other, links, &mut their_moves);
+            joins.extend_moves(&other, links, &mut their_moves);
         }
-        // Among those, the first winning move is the first among all the legal moves.
-        let threat = winning_move(&mut other, Some(&their_moves))?;
-        let their_ctx = Lifts::new(&other);
-        let their_joins = Joins::new(other.visible(other.turn()));
         let mut critical = links;
         if centre_wins {
             // A move into the centre or out of it may tip the count.
@@ -250,33 +252,30 @@ impl Threats {
         }
         let mut moves = Vec::new();
         for &mv in &their_moves {
-            let may_win = mv == threat
-                || (centre_wins && mv.is_placement())
-                || may_connect(&their_ctx, &their_joins, mv);
-            if may_win {
-                let undo = other.make(mv);
-                let wins = other
-                    .decisive_outcome()
-                    .is_some_and(|o| o.winner == Some(!other.turn()));
-                if wins {
-                    critical |= other.winning_chain(!other.turn());
-                }
-                other.unmake(undo);
-                if wins {
-                    moves.push(mv);
-                    if let Some(f) = their_ctx.footprint(mv) {
-                        critical |= f.into_iter().collect::<Bitboard>();
-                    }
-                    if let Move::Shift { from, .. } = mv
-                        && let Some(p) = other.piece_at(from)
-                        && let Some(cells) = p.cells()
-                    {
-                        critical |= cells.into_iter().collect::<Bitboard>();
-                    }
+            let lands = footprint(&other, mv);
+            let lifted = match mv {
+                Move::Shift { from, .. } => other.piece_at(from).and_then(|p| p.cells()),
+                Move::Place { .. } => None,
+            };
+            let undo = other.make(mv);
+            let wins = other
+                .decisive_outcome()
+                .is_some_and(|o| o.winner == Some(!other.turn()));
+            if wins {
+                critical |= other.winning_chain(!other.turn());
+            }
+            other.unmake(undo);
+            if wins {
+                moves.push(mv);
+                for cells in [lands, lifted].into_iter().flatten() {
+                    critical |= cells.into_iter().collect::<Bitboard>();
                 }
             }
         }
-        Some(Threats { moves, critical })
+        // A last placement that wins on the centre count is a threat without being played.
+        let threatens =
+            !moves.is_empty() || (centre_wins && their_moves.iter().any(|m| m.is_placement()));
+        threatens.then_some(Threats { moves, critical })
     }
 
     /// Whether the legal move `mv` of the side to move in `pos` (whose lifts are `ours`)

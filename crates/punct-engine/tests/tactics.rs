@@ -164,6 +164,54 @@ fn wins_on_the_centre_count() {
     assert_wins(CENTRE_WINS);
 }
 
+/// Every suite position and, for variety, those after every 7th of its legal moves: most
+/// are a move or two from a connection, where wins in one come and go.
+fn near_wins() -> Vec<Position> {
+    let mut out = Vec::new();
+    for text in WINS
+        .iter()
+        .chain(CENTRE_WINS)
+        .chain(BLOCKS)
+        .chain(CUTS)
+        .chain(TRAPS)
+        .chain(DOUBLE_THREATS)
+        .chain(MAKES_DOUBLE_THREATS)
+    {
+        let mut pos = Position::from_text(text).unwrap();
+        out.push(pos.clone());
+        for mv in pos.legal_moves().into_iter().step_by(7) {
+            let undo = pos.make(mv);
+            if pos.decisive_outcome().is_none() {
+                out.push(pos.clone());
+            }
+            pos.unmake(undo);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_winning_move_found_is_the_first_legal_move_that_wins() {
+    let mut with_win = 0;
+    for mut pos in near_wins() {
+        let me = pos.turn();
+        let first = pos.legal_moves().into_iter().find(|&mv| {
+            let undo = pos.make(mv);
+            let won = pos.decisive_outcome().is_some_and(|o| o.winner == Some(me));
+            pos.unmake(undo);
+            won
+        });
+        let moves = pos.legal_moves();
+        assert_eq!(winning_move(&mut pos, None), first, "{pos}");
+        assert_eq!(winning_move(&mut pos, Some(&moves)), first, "{pos}");
+        with_win += usize::from(first.is_some());
+    }
+    assert!(
+        with_win > 100,
+        "only {with_win} positions with a win in one"
+    );
+}
+
 #[test]
 fn blocks_a_win_in_one() {
     assert_saves(BLOCKS);
@@ -247,7 +295,7 @@ fn suite_positions_are_what_they_claim() {
     for text in BLOCKS.iter().chain(CUTS) {
         let pos = Position::from_text(text).unwrap();
         assert!(!can_win_now(&mut pos.clone()), "{text}");
-        let mut passed = punct_engine::tactics::passed(&pos).unwrap();
+        let mut passed = pos.passed();
         assert!(can_win_now(&mut passed), "{text}: no threat");
     }
 }
@@ -335,7 +383,7 @@ fn double_threat_positions_are_what_they_claim() {
     for text in MAKES_DOUBLE_THREATS {
         let mut pos = Position::from_text(text).unwrap();
         assert!(!can_win_now(&mut pos), "{text}: a win in one");
-        let mut passed = punct_engine::tactics::passed(&pos).unwrap();
+        let mut passed = pos.passed();
         assert!(!can_win_now(&mut passed), "{text}: threatened");
     }
 }
