@@ -24,11 +24,6 @@ fn last_placement_wins(pos: &Position) -> bool {
     }
 }
 
-/// Whether the side to move could conceivably win with one move.
-pub fn may_win_in_one(pos: &Position) -> bool {
-    last_placement_wins(pos) || !short_links(pos.visible(pos.turn()), 3).is_empty()
-}
-
 /// A move that wins at once for the side to move, if there is one. `moves` must be the
 /// legal moves of `pos`; pass `None` to have them generated only when needed.
 pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> {
@@ -48,15 +43,16 @@ pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> 
             return first;
         }
     }
-    let joins = Joins::new(pos.visible(me));
     match moves {
-        Some(m) => m
-            .iter()
-            .copied()
-            .find(|&mv| joins.may_connect(pos, mv) && wins_at_once(pos, mv)),
+        Some(m) => {
+            let joins = Joins::new(pos, None);
+            m.iter()
+                .copied()
+                .find(|&mv| joins.may_connect(pos, mv) && wins_at_once(pos, mv))
+        }
         None => {
             let mut candidates = Vec::new();
-            joins.extend_moves(pos, links, &mut candidates);
+            Joins::new(pos, Some(links)).extend_moves(pos, &mut candidates);
             candidates.into_iter().find(|&mv| wins_at_once(pos, mv))
         }
     }
@@ -90,22 +86,45 @@ struct Joins {
     /// Per piece type and rotation, the PÜNCT cells from which the piece's cells would
     /// join two opposite sides.
     at: [[Bitboard; 6]; 6],
+    /// Whether any move could.
+    any: bool,
 }
 
 impl Joins {
-    /// The joins of a player whose dots are `own`.
-    fn new(own: Bitboard) -> Joins {
+    /// The joins of the side to move in `pos`. With `links`, its short links (see
+    /// [`short_links`]), only moves landing on one of them as well: when it links no two
+    /// sides yet, every connecting move does.
+    fn new(pos: &Position, links: Option<Bitboard>) -> Joins {
+        let me = pos.turn();
+        let own = pos.visible(me);
+        let links = links.filter(|_| !pos.is_connected(me));
         // For each side, the cells whose owning touches it: its own, and those on or next
-        // to a chain that touches it.
-        let joining = GOALS.map(|pair| pair.map(|side| side | (own & side).flood(own).dilate()));
+        // to a chain that touches it. A piece's cells lie within two steps of each other,
+        // so the sides of a pair whose cells lie further apart are not joined by one move.
+        let pairs = GOALS.map(|pair| {
+            let [a, b] = pair.map(|side| side | (own & side).flood(own).dilate());
+            a.dilate().dilate().intersects(b).then_some([a, b])
+        });
+        let mut any = false;
         let at = PieceType::ALL.map(|kind| {
             std::array::from_fn(|r| {
-                joining.iter().fold(Bitboard::EMPTY, |at, [a, b]| {
-                    at | (kind.covering(*a, r as u8) & kind.covering(*b, r as u8))
-                })
+                let r = r as u8;
+                if r >= kind.rotations() {
+                    return Bitboard::EMPTY;
+                }
+                let mut at = pairs.iter().flatten().fold(Bitboard::EMPTY, |at, [a, b]| {
+                    at | (kind.covering(*a, r) & kind.covering(*b, r))
+                });
+                if let Some(links) = links
+                    && !at.is_empty()
+                {
+                    at &= kind.covering(links, r);
+                }
+                any |= !at.is_empty();
+                at
             })
         });
-        Joins { at }
+        Joins { at, any }
     }
 
     /// Whether the legal move `mv` of the side to move in `pos` could connect.
@@ -124,17 +143,11 @@ impl Joins {
         self.at[kind.index()][usize::from(kind.normalize(rotation))].contains(to)
     }
 
-    /// Appends the legal moves of `pos` that could connect, in generation order, given the
-    /// side to move's `links` (see [`short_links`]): when it links no two sides yet, such a
-    /// move lands on a link costing at most three cells, so only those are listed.
-    fn extend_moves(&self, pos: &Position, links: Bitboard, out: &mut Vec<Move>) {
-        if pos.is_connected(pos.turn()) {
+    /// Appends the legal moves of `pos` (whose side to move these are the joins of) that
+    /// could connect, in generation order.
+    fn extend_moves(&self, pos: &Position, out: &mut Vec<Move>) {
+        if self.any {
             pos.extend_legal_moves_within(|kind, r| self.at[kind.index()][usize::from(r)], out);
-        } else {
-            pos.extend_legal_moves_within(
-                |kind, r| self.at[kind.index()][usize::from(r)] & kind.covering(links, r),
-                out,
-            );
         }
     }
 }
@@ -230,20 +243,20 @@ impl Threats {
     /// The threats against the side to move in `pos`; `None` when there is none.
     fn of(pos: &Position) -> Option<Threats> {
         let mut other = pos.passed();
-        if !may_win_in_one(&other) {
-            return None;
-        }
         let links = short_links(other.visible(other.turn()), 3);
         let centre_wins = last_placement_wins(&other);
-        let joins = Joins::new(other.visible(other.turn()));
+        if !centre_wins && links.is_empty() {
+            return None;
+        }
         // Every move that may win is among these (any placement, when one wins on the
         // centre count), in the order of all the legal moves.
         let mut their_moves = Vec::new();
         if centre_wins {
+            let joins = Joins::new(&other, None);
             other.extend_legal_moves(&mut their_moves);
             their_moves.retain(|&mv| mv.is_placement() || joins.may_connect(&other, mv));
         } else {
-            joins.extend_moves(&other, links, &mut their_moves);
+            Joins::new(&other, Some(links)).extend_moves(&other, &mut their_moves);
         }
         let mut critical = links;
         if centre_wins {
