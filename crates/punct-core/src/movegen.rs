@@ -64,10 +64,16 @@ struct Planes {
 
 impl Planes {
     fn new(pos: &Position) -> Planes {
+        Planes::of_cells(pos, Bitboard::ALL)
+    }
+
+    /// The planes as far as `cells` are concerned: every empty cell in the first, and only
+    /// the stacks among `cells` above it, which is all the moves landing on `cells` need.
+    fn of_cells(pos: &Position, cells: Bitboard) -> Planes {
         let mut planes = [Bitboard::EMPTY; MAX_LEVELS];
         planes[0] = !pos.occupied;
         let mut max = 0;
-        for cell in pos.occupied {
+        for cell in pos.occupied & cells {
             let h = pos.slots[pos.top[cell.index()] as usize].level as usize;
             planes[h].insert(cell);
             max = max.max(h);
@@ -374,8 +380,12 @@ impl Position {
                 {
                     return false;
                 }
-                let rotation = kind_of(id).normalize(rotation);
-                let mut planes = Planes::new(self);
+                let kind = kind_of(id);
+                let rotation = kind.normalize(rotation);
+                let Some(lands) = kind.footprint_fitting(to, rotation) else {
+                    return false;
+                };
+                let mut planes = Planes::of_cells(self, lands.into_iter().collect());
                 let mut own = self.visible[mover.index()];
                 let only = |_, r| {
                     if r == rotation {
