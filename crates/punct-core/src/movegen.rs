@@ -117,17 +117,17 @@ impl Position {
     where
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
-        self.for_each_group_within(|_, _| Bitboard::ALL, f)
+        self.for_each_group_within(|_, _, _| Bitboard::ALL, f)
     }
 
     /// Calls `f` with every group of legal moves, its destinations cut down to
-    /// `within(kind, rotation)`, until it breaks; groups left with no destination are skipped.
+    /// `within(kind, rotation, from)`, until it breaks; groups left with no destination are skipped.
     /// Cutting down before the stacking levels are scanned spares most of the work when few
     /// destinations are wanted.
     #[inline]
     fn for_each_group_within<W, F>(&self, within: W, mut f: F) -> ControlFlow<()>
     where
-        W: Fn(PieceType, u8) -> Bitboard,
+        W: Fn(PieceType, u8, Option<Cell>) -> Bitboard,
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
         let mover = self.turn;
@@ -139,7 +139,7 @@ impl Position {
                     continue;
                 }
                 for r in 0..kind.rotations() {
-                    let to = placements(free, kind, r) & within(kind, r);
+                    let to = placements(free, kind, r) & within(kind, r, None);
                     if !to.is_empty() {
                         f(Group::Place(kind, r), to)?;
                     }
@@ -171,7 +171,7 @@ impl Position {
         f: &mut F,
     ) -> ControlFlow<()>
     where
-        W: Fn(PieceType, u8) -> Bitboard,
+        W: Fn(PieceType, u8, Option<Cell>) -> Bitboard,
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
         let mover = self.turn;
@@ -215,13 +215,13 @@ impl Position {
         f: &mut F,
     ) -> ControlFlow<()>
     where
-        W: Fn(PieceType, u8) -> Bitboard,
+        W: Fn(PieceType, u8, Option<Cell>) -> Bitboard,
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
         let line = LINES[from.index()];
         let empty = planes.planes[0];
         for r in 0..kind.rotations() {
-            let mut mask = FITS[kind.index()][r as usize] & line & within(kind, r);
+            let mut mask = FITS[kind.index()][r as usize] & line & within(kind, r, Some(from));
             if r == current {
                 // Same cells, same PÜNCT: the piece would land where it stands.
                 mask.remove(from);
@@ -281,22 +281,15 @@ impl Position {
         });
     }
 
-    /// Appends the legal moves whose piece lands on at least one of `cells`: those
-    /// [`Position::extend_legal_moves`] appends that do, in the same order.
-    pub fn extend_legal_moves_onto(&self, cells: Bitboard, out: &mut Vec<Move>) {
-        let covering = PieceType::ALL
-            .map(|kind| std::array::from_fn::<_, 6, _>(|r| kind.covering(cells, r as u8)));
-        self.extend_legal_moves_within(|kind, r| covering[kind.index()][r as usize], out);
-    }
-
-    /// Appends the legal moves of each piece type and rotation whose PÜNCT lands in
-    /// `within(kind, rotation)`: those [`Position::extend_legal_moves`] appends that do, in
+    /// Appends the legal moves whose PÜNCT lands in `within(kind, rotation, from)`, for a
+    /// piece of type `kind` turned `rotation`, moved from the cell `from` of its PÜNCT
+    /// (`None` for a placement): those [`Position::extend_legal_moves`] appends that do, in
     /// the same order. Groups are cut down before the stacking levels are scanned, so few
     /// wanted destinations cost little; `within` is asked once per group, so a caller with
     /// a costly set should look it up from a table.
     pub fn extend_legal_moves_within<W>(&self, within: W, out: &mut Vec<Move>)
     where
-        W: Fn(PieceType, u8) -> Bitboard,
+        W: Fn(PieceType, u8, Option<Cell>) -> Bitboard,
     {
         let _ = self.for_each_group_within(within, |group, to| {
             group.push_moves(to, out);
@@ -387,7 +380,7 @@ impl Position {
                 };
                 let mut planes = Planes::of_cells(self, lands.into_iter().collect());
                 let mut own = self.visible[mover.index()];
-                let only = |_, r| {
+                let only = |_, r, _| {
                     if r == rotation {
                         Bitboard::from_cell(to)
                     } else {

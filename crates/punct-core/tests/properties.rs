@@ -134,7 +134,7 @@ proptest! {
     }
 
     #[test]
-    fn moves_onto_cells_are_the_legal_moves_landing_there(
+    fn moves_within_the_cells_covering_a_set_are_the_legal_moves_landing_there(
         seed in any::<u64>(),
         words in any::<[[u64; 4]; 4]>(),
         few in any::<bool>(),
@@ -154,7 +154,7 @@ proptest! {
         };
         let expected: Vec<Move> = pos.legal_moves().into_iter().filter(|&mv| lands(mv)).collect();
         let mut onto = vec![Move::place(PieceType::T, Cell::parse("E4").unwrap(), 0)];
-        pos.extend_legal_moves_onto(cells, &mut onto);
+        pos.extend_legal_moves_within(|kind, r, _| kind.covering(cells, r), &mut onto);
         prop_assert_eq!(&onto[1..], &expected[..], "{}", pos);
     }
 

@@ -9,7 +9,6 @@ use punct_core::geometry::{CENTRE, GOALS};
 use punct_core::{Bitboard, Cell, Colour, Move, PieceType, Position, Variant};
 
 use crate::evaluation::distance::short_links;
-use crate::evaluation::features::Lifts;
 
 /// Whether a placement now would be the mover's 18th and win on the centre count.
 fn last_placement_wins(pos: &Position) -> bool {
@@ -68,11 +67,6 @@ fn footprint(pos: &Position, mv: Move) -> Option<[Cell; 3]> {
         } => piece.footprint(at, rotation),
         Move::Shift { from, to, rotation } => pos.piece_at(from)?.kind.footprint(to, rotation),
     }
-}
-
-fn lands_on(ctx: &Lifts, mv: Move, cells: Bitboard) -> bool {
-    ctx.footprint(mv)
-        .is_some_and(|f| f.iter().any(|&c| cells.contains(c)))
 }
 
 /// Where the side to move's pieces could land to join its chains into a connection. After
@@ -147,7 +141,7 @@ impl Joins {
     /// could connect, in generation order.
     fn extend_moves(&self, pos: &Position, out: &mut Vec<Move>) {
         if self.any {
-            pos.extend_legal_moves_within(|kind, r| self.at[kind.index()][usize::from(r)], out);
+            pos.extend_legal_moves_within(|kind, r, _| self.at[kind.index()][usize::from(r)], out);
         }
     }
 }
@@ -175,10 +169,10 @@ pub fn defend(pos: &mut Position, moves: &[Move], give_up: &dyn Fn() -> bool) ->
     let Some(threats) = Threats::of(pos) else {
         return Defence::None;
     };
-    let ours = Lifts::new(pos);
+    let touching = Touching::new(pos, threats.critical);
     let mut stoppers = Vec::new();
     for &mv in moves {
-        if !threats.touched_by(pos, &ours, mv) {
+        if !touching.touches(pos, mv) {
             continue;
         }
         if give_up() {
@@ -290,16 +284,73 @@ impl Threats {
             !moves.is_empty() || (centre_wins && their_moves.iter().any(|m| m.is_placement()));
         threatens.then_some(Threats { moves, critical })
     }
-
-    /// Whether the legal move `mv` of the side to move in `pos` (whose lifts are `ours`)
-    /// lands on, or lifts from, the cells the threats depend on, or ends the game.
-    fn touched_by(&self, pos: &Position, ours: &Lifts, mv: Move) -> bool {
-        lands_on(ours, mv, self.critical)
-            || ours.lifted(mv).is_some_and(|l| l.intersects(self.critical))
-            || (mv.is_placement() && pos.reserve(pos.turn()).total() == 1)
-    }
 }
 
+/// The moves of the side to move that land on, or lift from, the cells a set of threats
+/// depends on (see [`Threats::critical`]), or end the game: any other move leaves every one
+/// of the threats standing. Told per piece type and rotation as a set of PÜNCT cells, as
+/// [`Joins`] are.
+struct Touching {
+    /// Per piece type and rotation, the PÜNCT cells from which the piece lands on the cells.
+    at: [[Bitboard; 6]; 6],
+    /// The PÜNCT cells of the side to move's pieces that cover one of the cells.
+    lifting: Bitboard,
+    /// Whether a placement is the side to move's last, which ends the game.
+    last: bool,
+}
+
+impl Touching {
+    fn new(pos: &Position, critical: Bitboard) -> Touching {
+        let lifting = pos
+            .movable()
+            .into_iter()
+            .filter(|&from| {
+                pos.piece_at(from)
+                    .and_then(|p| p.cells())
+                    .is_some_and(|cells| cells.iter().any(|&c| critical.contains(c)))
+            })
+            .collect();
+        Touching {
+            at: PieceType::ALL
+                .map(|kind| std::array::from_fn(|r| kind.covering(critical, r as u8))),
+            lifting,
+            last: pos.reserve(pos.turn()).total() == 1,
+        }
+    }
+
+    /// The destinations of the moves of a piece of type `kind` turned `rotation`, moved
+    /// from `from` (`None` for a placement), that touch.
+    fn within(&self, kind: PieceType, rotation: u8, from: Option<Cell>) -> Bitboard {
+        let ends = match from {
+            None => self.last,
+            Some(from) => self.lifting.contains(from),
+        };
+        if ends {
+            Bitboard::ALL
+        } else {
+            self.at[kind.index()][usize::from(kind.normalize(rotation))]
+        }
+    }
+
+    /// Whether the legal move `mv` of the side to move in `pos` touches.
+    fn touches(&self, pos: &Position, mv: Move) -> bool {
+        match mv {
+            Move::Place {
+                piece,
+                at,
+                rotation,
+            } => self.within(piece, rotation, None).contains(at),
+            Move::Shift { from, to, rotation } => pos
+                .piece_at(from)
+                .is_some_and(|p| self.within(p.kind, rotation, Some(from)).contains(to)),
+        }
+    }
+
+    /// Appends the legal moves of `pos` that touch, in generation order.
+    fn extend_moves(&self, pos: &Position, out: &mut Vec<Move>) {
+        pos.extend_legal_moves_within(|kind, r, from| self.within(kind, r, from), out);
+    }
+}
 /// The opponent's wins in one against the side to move, and the moves that might stop
 /// them, for a search that tries the likeliest stoppers first: most candidates do not stop
 /// the threats.
@@ -311,21 +362,17 @@ pub struct Threatened {
 }
 
 impl Threatened {
-    /// The threats against the side to move in `pos`, whose legal moves are `moves`, and
-    /// the candidates among `moves`; `None` when the opponent threatens nothing. Far
+    /// The threats against the side to move in `pos` and the candidates, in the order
+    /// the legal moves are generated; `None` when the opponent threatens nothing. Far
     /// cheaper than [`defend`], which tries each candidate.
-    pub fn of(pos: &Position, moves: &[Move]) -> Option<Threatened> {
-        Threats::of(pos).map(|threats| Threatened::against(threats, pos, moves))
+    pub fn of(pos: &Position) -> Option<Threatened> {
+        Threats::of(pos).map(|threats| Threatened::against(threats, pos))
     }
 
-    /// `threats` against the side to move in `pos` and the candidates among `moves`.
-    fn against(threats: Threats, pos: &Position, moves: &[Move]) -> Threatened {
-        let ours = Lifts::new(pos);
-        let candidates = moves
-            .iter()
-            .copied()
-            .filter(|&mv| threats.touched_by(pos, &ours, mv))
-            .collect();
+    /// `threats` against the side to move in `pos` and the candidates.
+    fn against(threats: Threats, pos: &Position) -> Threatened {
+        let mut candidates = Vec::new();
+        Touching::new(pos, threats.critical).extend_moves(pos, &mut candidates);
         Threatened {
             threats,
             candidates,
@@ -408,7 +455,7 @@ pub fn cannot_stop(pos: &mut Position, moves: &mut Vec<Move>) -> bool {
     // each reply: it uncovers nothing, so it seldom opens a new win, and a wrong guess only
     // leaves a loss unproven. A shift may uncover a line, so it is tried in full. A loss is
     // claimed only once every move has been tried.
-    let threatened = Threatened::against(threats, pos, moves);
+    let threatened = Threatened::against(threats, pos);
     let parried = threatened
         .candidates
         .iter()

@@ -186,7 +186,7 @@ impl Node {
         // more than proving the few kept children that fail lost at their first visit.
         let branching = io.params.branching;
         let all = std::mem::take(io.moves);
-        let threatened = tactics::Threatened::of(pos, &all);
+        let threatened = tactics::Threatened::of(pos);
         let choices = match &threatened {
             Some(t) if !t.candidates.is_empty() => &t.candidates,
             _ => &all,
