@@ -121,9 +121,9 @@ impl Position {
     }
 
     /// Calls `f` with every group of legal moves, its destinations cut down to
-    /// `within(kind, rotation, from)`, until it breaks; groups left with no destination are skipped.
-    /// Cutting down before the stacking levels are scanned spares most of the work when few
-    /// destinations are wanted.
+    /// `within(kind, rotation, from)`, until it breaks; groups left with no destination are
+    /// skipped. Cutting down before the stacking levels are scanned spares most of the work
+    /// when few destinations are wanted.
     #[inline]
     fn for_each_group_within<W, F>(&self, within: W, mut f: F) -> ControlFlow<()>
     where
@@ -185,15 +185,7 @@ impl Position {
             planes.relevel(cell, level, h);
             own.set(cell, b != NO_PIECE && colour_of(b) == mover);
         }
-        let flow = self.shift_groups(
-            planes,
-            *own,
-            kind_of(id),
-            slot.cells[0],
-            slot.rotation,
-            within,
-            f,
-        );
+        let flow = self.shift_groups(planes, *own, id, within, f);
         for (&cell, &h) in slot.cells.iter().zip(&below) {
             planes.relevel(cell, h, level);
             own.insert(cell);
@@ -201,16 +193,14 @@ impl Position {
         flow
     }
 
-    /// The groups of moves of one lifted piece, their destinations cut down to `within`.
-    #[allow(clippy::too_many_arguments)]
+    /// The groups of moves of the lifted piece `id`, their destinations cut down to
+    /// `within`.
     #[inline]
     fn shift_groups<W, F>(
         &self,
         planes: &Planes,
         own: Bitboard,
-        kind: PieceType,
-        from: Cell,
-        current: u8,
+        id: u8,
         within: &W,
         f: &mut F,
     ) -> ControlFlow<()>
@@ -218,6 +208,9 @@ impl Position {
         W: Fn(PieceType, u8, Option<Cell>) -> Bitboard,
         F: FnMut(Group, Bitboard) -> ControlFlow<()>,
     {
+        let kind = kind_of(id);
+        let slot = &self.slots[id as usize];
+        let (from, current) = (slot.cells[0], slot.rotation);
         let line = LINES[from.index()];
         let empty = planes.planes[0];
         for r in 0..kind.rotations() {

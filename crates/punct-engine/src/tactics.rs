@@ -300,6 +300,7 @@ struct Touching {
 }
 
 impl Touching {
+    /// The moves of the side to move in `pos` that touch the `critical` cells.
     fn new(pos: &Position, critical: Bitboard) -> Touching {
         let lifting = pos
             .movable()
@@ -321,11 +322,12 @@ impl Touching {
     /// The destinations of the moves of a piece of type `kind` turned `rotation`, moved
     /// from `from` (`None` for a placement), that touch.
     fn within(&self, kind: PieceType, rotation: u8, from: Option<Cell>) -> Bitboard {
-        let ends = match from {
+        // A piece lifted from the cells, or a last placement, touches wherever it lands.
+        let anywhere = match from {
             None => self.last,
             Some(from) => self.lifting.contains(from),
         };
-        if ends {
+        if anywhere {
             Bitboard::ALL
         } else {
             self.at[kind.index()][usize::from(kind.normalize(rotation))]
@@ -351,6 +353,7 @@ impl Touching {
         pos.extend_legal_moves_within(|kind, r, from| self.within(kind, r, from), out);
     }
 }
+
 /// The opponent's wins in one against the side to move, and the moves that might stop
 /// them, for a search that tries the likeliest stoppers first: most candidates do not stop
 /// the threats.
