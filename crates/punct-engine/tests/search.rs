@@ -460,7 +460,7 @@ fn the_children_a_node_chooses_among_grow_with_its_visits() {
     fn narrowed(node: &Node, params: &Params) -> usize {
         let mut count = 0;
         let judged = node.judged as usize;
-        if node.refined && judged < node.children.len() {
+        if node.refined && judged < node.child_count() {
             count += 1;
             let open = node.children[..judged]
                 .iter()
@@ -511,4 +511,40 @@ fn the_children_a_node_chooses_among_grow_with_its_visits() {
         tree.playout(&mut worker);
     }
     assert_eq!(narrowed(&tree.root, &tree.params), 0);
+}
+
+#[test]
+fn children_are_made_only_when_judged_or_chosen() {
+    use punct_engine::search::tree::Node;
+
+    /// Checks the nodes below `node`; returns the children made and all the children.
+    fn made(node: &Node) -> (usize, usize) {
+        let judged = if node.refined {
+            (node.judged as usize).min(node.children.len())
+        } else {
+            0
+        };
+        for child in &node.children[judged..] {
+            assert!(
+                child.visits > 0 || child.proven.is_some(),
+                "{} made but neither judged nor chosen",
+                child.mv
+            );
+        }
+        node.children.iter().map(made).fold(
+            (node.children.len(), node.child_count()),
+            |(m, a), (cm, ca)| (m + cm, a + ca),
+        )
+    }
+
+    let moves = CALLED_WON.split_whitespace().take(10).collect::<Vec<_>>();
+    let game = game_of(&moves.join(" "));
+    let mut tree = Tree::new(game.position().clone());
+    assert!(tree.prepare(None));
+    let mut worker = Worker::new(game.position());
+    for _ in 0..3000 {
+        tree.playout(&mut worker);
+    }
+    let (made, all) = made(&tree.root);
+    assert!(2 * made < all, "{made} of {all} children made");
 }

@@ -72,7 +72,7 @@ impl Tree {
             let placeholder = Node::new(self.root.mv, 1.0);
             let mut root = std::mem::replace(&mut self.root, placeholder);
             for &mv in &played[start..] {
-                match root.children.into_iter().find(|c| c.mv == mv) {
+                match root.into_child(mv) {
                     Some(child) => root = child,
                     None => return self.restart(game.position().clone()),
                 }

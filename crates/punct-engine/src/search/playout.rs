@@ -234,8 +234,9 @@ fn apply(node: &mut Node, pos: &mut Position, work: Work, io: &mut Playout) -> f
                 // Another thread expanded it meanwhile: this playout learnt nothing new.
                 return node.mean();
             }
-            *io.size += expanded.children.len();
+            *io.size += expanded.child_count();
             node.children = expanded.children;
+            node.pending = expanded.pending;
             node.complete = expanded.complete;
             node.refined = expanded.refined;
             node.judged = expanded.judged;
