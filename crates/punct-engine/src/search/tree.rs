@@ -204,8 +204,8 @@ impl Node {
             }
         };
         *io.size += chosen.len();
-        // Room for the children judged at the first refinement, made one at a time:
-        // growing the list child by child cost 3% of the search's speed.
+        // Room at once for the children judged at the first refinement, so that the list
+        // seldom grows as they are made one by one.
         let first_judged = io.params.width(io.params.refine_at.max(1));
         self.children = Vec::with_capacity(first_judged.min(chosen.len()));
         self.pending = Some(Box::new(chosen.into_iter().rev().collect()));
