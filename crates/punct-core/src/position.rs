@@ -323,6 +323,15 @@ impl Position {
         self.top(cell).filter(|d| d.is_punct).map(|d| d.piece)
     }
 
+    /// The type of the piece `mv` places or moves; `None` for a shift from a cell where no
+    /// piece's PÜNCT is on top.
+    pub fn piece_type_of(&self, mv: Move) -> Option<PieceType> {
+        match mv {
+            Move::Place { piece, .. } => Some(piece),
+            Move::Shift { from, .. } => self.piece_at(from).map(|p| p.kind),
+        }
+    }
+
     /// Whether piece `id` is the top of all its cells.
     #[inline]
     pub(crate) fn is_free(&self, id: u8) -> bool {

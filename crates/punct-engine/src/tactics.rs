@@ -51,7 +51,7 @@ pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> 
         }
         None => {
             let mut candidates = Vec::new();
-            Joins::new(pos, Some(links)).extend_moves(pos, &mut candidates);
+            Joins::new(pos, Some(links)).extend_moves(pos, false, &mut candidates);
             candidates.into_iter().find(|&mv| wins_at_once(pos, mv))
         }
     }
@@ -59,13 +59,47 @@ pub fn winning_move(pos: &mut Position, moves: Option<&[Move]>) -> Option<Move> 
 
 /// The cells the legal move `mv` of the side to move in `pos` lands on.
 fn footprint(pos: &Position, mv: Move) -> Option<[Cell; 3]> {
-    match mv {
-        Move::Place {
-            piece,
-            at,
-            rotation,
-        } => piece.footprint(at, rotation),
-        Move::Shift { from, to, rotation } => pos.piece_at(from)?.kind.footprint(to, rotation),
+    pos.piece_type_of(mv)?
+        .footprint(mv.destination(), mv.rotation())
+}
+
+/// A set of PÜNCT cells per piece type and rotation: the destinations of some kind of
+/// move, told for every move of a type and rotation at once, which the move generator
+/// can list without trying the others.
+struct Destinations([[Bitboard; 6]; 6]);
+
+impl Destinations {
+    /// The sets `of(kind, rotation)`, for each rotation a type has.
+    fn new(of: impl Fn(PieceType, u8) -> Bitboard) -> Destinations {
+        Destinations(PieceType::ALL.map(|kind| {
+            std::array::from_fn(|r| {
+                let r = r as u8;
+                if r < kind.rotations() {
+                    of(kind, r)
+                } else {
+                    Bitboard::EMPTY
+                }
+            })
+        }))
+    }
+
+    /// The set of a piece of type `kind` turned `rotation`, one of the type's rotations
+    /// (as the move generator gives them; see [`PieceType::normalize`] for a move's).
+    fn of(&self, kind: PieceType, rotation: u8) -> Bitboard {
+        self.0[kind.index()][usize::from(rotation)]
+    }
+
+    /// Whether every set is empty.
+    fn is_empty(&self) -> bool {
+        self.0.iter().flatten().all(|set| set.is_empty())
+    }
+
+    /// Whether the legal move `mv` of the side to move in `pos` ends in its set.
+    fn contains(&self, pos: &Position, mv: Move) -> bool {
+        pos.piece_type_of(mv).is_some_and(|kind| {
+            self.of(kind, kind.normalize(mv.rotation()))
+                .contains(mv.destination())
+        })
     }
 }
 
@@ -77,11 +111,8 @@ fn footprint(pos: &Position, mv: Move) -> Option<[Cell; 3]> {
 /// piece type and rotation at once, as a set of PÜNCT cells, this costs far less than
 /// playing each move and flooding.
 struct Joins {
-    /// Per piece type and rotation, the PÜNCT cells from which the piece's cells would
-    /// join two opposite sides.
-    at: [[Bitboard; 6]; 6],
-    /// Whether any move could.
-    any: bool,
+    /// The PÜNCT cells from which a piece's cells would join two opposite sides.
+    at: Destinations,
 }
 
 impl Joins {
@@ -99,49 +130,36 @@ impl Joins {
             let [a, b] = pair.map(|side| side | (own & side).flood(own).dilate());
             a.dilate().dilate().intersects(b).then_some([a, b])
         });
-        let mut any = false;
-        let at = PieceType::ALL.map(|kind| {
-            std::array::from_fn(|r| {
-                let r = r as u8;
-                if r >= kind.rotations() {
-                    return Bitboard::EMPTY;
-                }
-                let mut at = pairs.iter().flatten().fold(Bitboard::EMPTY, |at, [a, b]| {
-                    at | (kind.covering(*a, r) & kind.covering(*b, r))
-                });
-                if let Some(links) = links
-                    && !at.is_empty()
-                {
-                    at &= kind.covering(links, r);
-                }
-                any |= !at.is_empty();
-                at
-            })
+        let at = Destinations::new(|kind, r| {
+            let at = pairs.iter().flatten().fold(Bitboard::EMPTY, |at, [a, b]| {
+                at | (kind.covering(*a, r) & kind.covering(*b, r))
+            });
+            match links {
+                Some(links) if !at.is_empty() => at & kind.covering(links, r),
+                _ => at,
+            }
         });
-        Joins { at, any }
+        Joins { at }
     }
 
     /// Whether the legal move `mv` of the side to move in `pos` could connect.
     fn may_connect(&self, pos: &Position, mv: Move) -> bool {
-        let (kind, to, rotation) = match mv {
-            Move::Place {
-                piece,
-                at,
-                rotation,
-            } => (piece, at, rotation),
-            Move::Shift { from, to, rotation } => match pos.piece_at(from) {
-                Some(p) => (p.kind, to, rotation),
-                None => return false,
-            },
-        };
-        self.at[kind.index()][usize::from(kind.normalize(rotation))].contains(to)
+        self.at.contains(pos, mv)
     }
 
     /// Appends the legal moves of `pos` (whose side to move these are the joins of) that
-    /// could connect, in generation order.
-    fn extend_moves(&self, pos: &Position, out: &mut Vec<Move>) {
-        if self.any {
-            pos.extend_legal_moves_within(|kind, r, _| self.at[kind.index()][usize::from(r)], out);
+    /// could connect, in generation order; with `placements`, every placement as well.
+    fn extend_moves(&self, pos: &Position, placements: bool, out: &mut Vec<Move>) {
+        if placements {
+            pos.extend_legal_moves_within(
+                |kind, r, from| match from {
+                    None => Bitboard::ALL,
+                    Some(_) => self.at.of(kind, r),
+                },
+                out,
+            );
+        } else if !self.at.is_empty() {
+            pos.extend_legal_moves_within(|kind, r, _| self.at.of(kind, r), out);
         }
     }
 }
@@ -245,13 +263,8 @@ impl Threats {
         // Every move that may win is among these (any placement, when one wins on the
         // centre count), in the order of all the legal moves.
         let mut their_moves = Vec::new();
-        if centre_wins {
-            let joins = Joins::new(&other, None);
-            other.extend_legal_moves(&mut their_moves);
-            their_moves.retain(|&mv| mv.is_placement() || joins.may_connect(&other, mv));
-        } else {
-            Joins::new(&other, Some(links)).extend_moves(&other, &mut their_moves);
-        }
+        let joins = Joins::new(&other, (!centre_wins).then_some(links));
+        joins.extend_moves(&other, centre_wins, &mut their_moves);
         let mut critical = links;
         if centre_wins {
             // A move into the centre or out of it may tip the count.
@@ -291,8 +304,8 @@ impl Threats {
 /// of the threats standing. Told per piece type and rotation as a set of PÜNCT cells, as
 /// [`Joins`] are.
 struct Touching {
-    /// Per piece type and rotation, the PÜNCT cells from which the piece lands on the cells.
-    at: [[Bitboard; 6]; 6],
+    /// The PÜNCT cells from which a piece lands on the cells.
+    at: Destinations,
     /// The PÜNCT cells of the side to move's pieces that cover one of the cells.
     lifting: Bitboard,
     /// Whether a placement is the side to move's last, which ends the game.
@@ -312,15 +325,14 @@ impl Touching {
             })
             .collect();
         Touching {
-            at: PieceType::ALL
-                .map(|kind| std::array::from_fn(|r| kind.covering(critical, r as u8))),
+            at: Destinations::new(|kind, r| kind.covering(critical, r)),
             lifting,
             last: pos.reserve(pos.turn()).total() == 1,
         }
     }
 
-    /// The destinations of the moves of a piece of type `kind` turned `rotation`, moved
-    /// from `from` (`None` for a placement), that touch.
+    /// The destinations of the moves of a piece of type `kind` turned `rotation` (one of
+    /// its rotations), moved from `from` (`None` for a placement), that touch.
     fn within(&self, kind: PieceType, rotation: u8, from: Option<Cell>) -> Bitboard {
         // A piece lifted from the cells, or a last placement, touches wherever it lands.
         let anywhere = match from {
@@ -330,22 +342,20 @@ impl Touching {
         if anywhere {
             Bitboard::ALL
         } else {
-            self.at[kind.index()][usize::from(kind.normalize(rotation))]
+            self.at.of(kind, rotation)
         }
     }
 
     /// Whether the legal move `mv` of the side to move in `pos` touches.
     fn touches(&self, pos: &Position, mv: Move) -> bool {
-        match mv {
-            Move::Place {
-                piece,
-                at,
-                rotation,
-            } => self.within(piece, rotation, None).contains(at),
-            Move::Shift { from, to, rotation } => pos
-                .piece_at(from)
-                .is_some_and(|p| self.within(p.kind, rotation, Some(from)).contains(to)),
-        }
+        let from = match mv {
+            Move::Place { .. } => None,
+            Move::Shift { from, .. } => Some(from),
+        };
+        pos.piece_type_of(mv).is_some_and(|kind| {
+            self.within(kind, kind.normalize(mv.rotation()), from)
+                .contains(mv.destination())
+        })
     }
 
     /// Appends the legal moves of `pos` that touch, in generation order.
