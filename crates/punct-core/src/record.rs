@@ -448,12 +448,14 @@ impl fmt::Display for Record {
                 Colour::White
             };
             let number = move_number(ply, turn);
-            if !black_to_move {
-                tokens.push(format!("{number}."));
+            // A move number and its move are one token, so that no line ends between them.
+            tokens.push(if !black_to_move {
+                format!("{number}. {}", m.mv)
             } else if need_number {
-                tokens.push(format!("{number}..."));
-            }
-            tokens.push(m.mv.to_string());
+                format!("{number}... {}", m.mv)
+            } else {
+                m.mv.to_string()
+            });
             need_number = m.comment.is_some();
             if let Some(c) = &m.comment {
                 tokens.push(comment(c));

@@ -289,6 +289,35 @@ fn move_numbers_go_up_before_each_white_move_whoever_starts() {
     assert_eq!(Record::parse(old).unwrap().game.moves().len(), 3);
 }
 
+/// Whether no line of a record's move text (without comments) ends with a move number, and
+/// every move number is followed by its move.
+fn numbers_stay_with_their_moves(text: &str) -> bool {
+    let is_number = |token: &str| {
+        let digits = token.trim_end_matches('.');
+        digits.len() < token.len() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    text.lines()
+        .filter(|line| !line.starts_with('['))
+        .all(|line| line.split_whitespace().last().is_none_or(|t| !is_number(t)))
+}
+
+#[test]
+fn a_move_number_and_its_move_share_a_line() {
+    // Long enough for many lines, with shifts (`E4-E7:3`) and placements of either length.
+    for seed in 0..40 {
+        let game = random_game(1000 + seed, Variant::Standard);
+        let text = Record::from_game(game.clone(), "a", "b", "?").to_string();
+        assert!(numbers_stay_with_their_moves(&text), "{text}");
+        assert!(
+            text.lines().all(|line| line.len() <= 80),
+            "lines stay within 80 columns: {text}"
+        );
+        let read = Record::parse(&text).unwrap();
+        assert_eq!(read.game.moves(), game.moves());
+        assert_eq!(read.to_string(), text);
+    }
+}
+
 /// How an exported game ended, beyond what the board decides.
 fn ending(kind: u8, winner: bool) -> Option<Outcome> {
     let winner = Some(if winner {
@@ -346,6 +375,7 @@ proptest::proptest! {
         let text = record.to_string();
         let read = Record::parse(&text)
             .map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}\n{text}")))?;
+        proptest::prop_assert!(numbers_stay_with_their_moves(&text), "{}", text);
         proptest::prop_assert_eq!(read.to_string(), text.clone());
         proptest::prop_assert_eq!(read.game.start().to_string(), game.start().to_string());
         proptest::prop_assert_eq!(read.game.moves(), game.moves());
