@@ -24,6 +24,9 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Budget time from the clocks.
     pub clock: Option<Clock>,
+    /// The moves to make before the clock gets more time (UCI's `movestogo`); without it
+    /// the clock is shared out as if about 20 moves were left.
+    pub moves_to_go: Option<u32>,
     /// Search until stopped.
     pub infinite: bool,
 }

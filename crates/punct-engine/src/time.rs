@@ -28,7 +28,8 @@ pub fn deadline(limits: &SearchLimits, turn: Colour) -> Option<Duration> {
             Colour::Black => (c.black, c.black_increment),
         };
         let usable = left.saturating_sub(OVERHEAD.min(left / 2));
-        let share = usable / MOVES_TO_GO + inc * 3 / 4;
+        let moves = limits.moves_to_go.unwrap_or(MOVES_TO_GO).max(1);
+        let share = usable / moves + inc * 3 / 4;
         // Never more than a third of what is left, whatever the increment.
         share.min(usable / 3)
     });
@@ -70,6 +71,28 @@ mod tests {
         );
         let b = deadline(&limits, Colour::Black).unwrap();
         assert!(b <= Duration::from_millis(10), "{b:?}");
+    }
+
+    #[test]
+    fn moves_to_go_shares_the_clock_among_them() {
+        let limits = |moves_to_go| SearchLimits {
+            clock: Some(Clock {
+                white: Duration::from_secs(60),
+                black: Duration::from_secs(60),
+                ..Clock::default()
+            }),
+            moves_to_go,
+            ..SearchLimits::default()
+        };
+        let share = |moves_to_go| deadline(&limits(moves_to_go), Colour::White).unwrap();
+        assert_eq!(share(None), share(Some(20)));
+        let ten = share(Some(10));
+        assert!(
+            ten > Duration::from_millis(5900) && ten < Duration::from_secs(6),
+            "{ten:?}"
+        );
+        // One move left still keeps back two thirds, as every clock does.
+        assert!(share(Some(1)) < Duration::from_secs(20));
     }
 
     #[test]

@@ -17,10 +17,12 @@ fn session_bytes(input: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// The moves of the `bestmove` answers, without their `ponder` parts.
 fn bestmoves(lines: &[String]) -> Vec<&str> {
     lines
         .iter()
         .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|answer| answer.split_whitespace().next().unwrap_or(""))
         .collect()
 }
 
@@ -80,17 +82,39 @@ fn malformed_input_is_reported_and_the_loop_goes_on() {
 }
 
 #[test]
-fn an_illegal_move_leaves_the_position_unchanged() {
-    let lines =
-        session("position startpos moves TE4:0\nposition startpos moves TE4:0 TE4:0\nshow\n");
-    assert!(
-        lines.iter().any(|l| l.starts_with("error illegal move")),
+fn after_a_refused_position_none_is_held_until_a_valid_one() {
+    // The second `position` is refused: the first must not be searched in its place.
+    let lines = session(
+        "position startpos moves TE4:0\nposition startpos moves TK5:0 TK5:0\ngo nodes 10\n\
+         show\nvalidmoves\nperft 1\nisready\nposition startpos moves TK5:0\ngo nodes 10\n",
+    );
+    assert_eq!(
+        lines[0],
+        "error move 2 of the list: illegal move TK5:0: a piece can only be placed on empty \
+         board, and K5 is not empty (position refused: none is held until a valid `position`)",
         "{lines:?}"
     );
+    let none = "error no position: the last `position` was refused; send a valid `position` \
+                (or `newgame`) first";
+    assert_eq!(lines[1..5], [none, none, none, none], "{lines:?}");
+    assert_eq!(lines[5], "readyok");
+    let best = bestmoves(&lines);
+    assert_eq!(
+        best.len(),
+        1,
+        "only the valid position is searched: {lines:?}"
+    );
+    let mut after_k5 = Position::new(Variant::Standard);
+    after_k5.play(Move::parse("TK5:0").unwrap()).unwrap();
+    assert!(after_k5.is_legal(Move::parse(best[0]).unwrap()));
+    // A bad move text, or a bad position text, refuses the same way; `newgame` sets one.
+    let lines = session("position startpos moves XX\ngo\nnewgame basic\nshow\n");
     assert!(
-        lines.contains(&"standard b 1 wTE4:0@1".to_owned()),
+        lines[0].starts_with("error move 1 of the list: malformed move `XX`"),
         "{lines:?}"
     );
+    assert_eq!(lines[1], none);
+    assert_eq!(lines[2], "basic w 0 -");
 }
 
 #[test]
@@ -316,4 +340,294 @@ fn threads_are_offered_set_and_bounded() {
     let mut pos = Position::new(Variant::Standard);
     pos.play(Move::parse("TE4:0").unwrap()).unwrap();
     assert!(pos.is_legal(Move::parse(best[0]).unwrap()));
+}
+
+/// A session driven line by line through pipes, as a program on the other side drives it:
+/// commands are sent when the test chooses, and the answers read as they come.
+struct Live {
+    to: Option<std::io::PipeWriter>,
+    from: std::sync::mpsc::Receiver<String>,
+    session: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Live {
+    fn start() -> Live {
+        let (input, to) = std::io::pipe().unwrap();
+        let (answers, output) = std::io::pipe().unwrap();
+        let session = std::thread::spawn(move || {
+            punct_engine::protocol::run(std::io::BufReader::new(input), output).unwrap();
+        });
+        let (lines, from) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(answers)) {
+                let Ok(line) = line else { return };
+                if lines.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Live {
+            to: Some(to),
+            from,
+            session: Some(session),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        use std::io::Write as _;
+        writeln!(self.to.as_mut().unwrap(), "{line}").unwrap();
+    }
+
+    /// The lines up to and with the first that starts with `prefix` (20 s at most).
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.from.recv_timeout(left) {
+                Ok(line) => {
+                    let last = line.starts_with(prefix);
+                    lines.push(line);
+                    if last {
+                        return lines;
+                    }
+                }
+                Err(_) => panic!("no `{prefix}` within 20 s: {lines:?}"),
+            }
+        }
+    }
+
+    /// The lines that come within `ms` milliseconds.
+    fn within(&self, ms: u64) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+        let mut lines = Vec::new();
+        while let Ok(line) = self
+            .from
+            .recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+        {
+            lines.push(line);
+        }
+        lines
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        // The end of the input ends the session.
+        drop(self.to.take());
+        if let Some(session) = self.session.take() {
+            let _ = session.join();
+        }
+    }
+}
+
+#[test]
+fn go_infinite_answers_only_after_stop_at_every_level() {
+    for level in 1..=9 {
+        let mut live = Live::start();
+        live.send(&format!("setoption name Level value {level}"));
+        live.send("position startpos moves TE4:0");
+        live.send("go infinite");
+        live.send("isready");
+        let before = live.until("readyok");
+        // Levels 1-3 choose at once, 4-8 after a few playouts: still they wait.
+        let waited = live.within(200);
+        assert!(
+            !before
+                .iter()
+                .chain(&waited)
+                .any(|l| l.starts_with("bestmove")),
+            "level {level} answered before stop: {before:?} {waited:?}"
+        );
+        live.send("stop");
+        let answer = live.until("bestmove");
+        let best = bestmoves(&answer);
+        let mut pos = Position::new(Variant::Standard);
+        pos.play(Move::parse("TE4:0").unwrap()).unwrap();
+        assert!(pos.is_legal(Move::parse(best[0]).unwrap()), "level {level}");
+        // `quit` answers a held search too.
+        live.send("go infinite");
+        live.send("quit");
+        assert_eq!(bestmoves(&live.until("bestmove")).len(), 1, "level {level}");
+    }
+}
+
+#[test]
+fn go_ponder_waits_for_ponderhit_then_thinks_within_its_limits() {
+    // A level that chooses at once: ponderhit answers with that move at once.
+    let mut live = Live::start();
+    live.send("setoption name Level value 2");
+    live.send("position startpos moves TE4:0 TK5:0");
+    live.send("go ponder movetime 100");
+    live.send("isready");
+    live.until("readyok");
+    assert!(!live.within(200).iter().any(|l| l.starts_with("bestmove")));
+    live.send("ponderhit");
+    assert_eq!(bestmoves(&live.until("bestmove")).len(), 1);
+    // A second ponderhit has no search to go on with.
+    live.send("ponderhit");
+    assert!(live.until("error")[0].contains("`ponderhit` with no `go ponder` thinking"));
+
+    // Full strength: it thinks on, then searches its 30 playouts after ponderhit.
+    let mut live = Live::start();
+    live.send("position startpos moves TE4:0");
+    live.send("go ponder nodes 30");
+    live.send("isready");
+    live.until("readyok");
+    assert!(!live.within(700).iter().any(|l| l.starts_with("bestmove")));
+    live.send("ponderhit");
+    let answer = live.until("bestmove");
+    assert_eq!(searched_nodes(&answer), 30, "{answer:?}");
+    let words: Vec<&str> = answer.last().unwrap().split_whitespace().collect();
+    assert_eq!(words.len(), 4, "bestmove <move> ponder <reply>: {words:?}");
+    assert_eq!(words[2], "ponder");
+    let mut pos = Position::new(Variant::Standard);
+    for mv in ["TE4:0", words[1]] {
+        pos.play(Move::parse(mv).unwrap()).unwrap();
+    }
+    assert!(pos.is_legal(Move::parse(words[3]).unwrap()), "{words:?}");
+
+    // `stop` instead of ponderhit answers at once.
+    live.send("go ponder movetime 60000");
+    live.send("isready");
+    live.until("readyok");
+    live.send("stop");
+    assert_eq!(bestmoves(&live.until("bestmove")).len(), 1);
+}
+
+#[test]
+fn a_search_answers_with_the_reply_it_expects_and_depth_bounds_its_playouts() {
+    let lines = session("position startpos moves TE4:0\ngo depth 8\n");
+    assert_eq!(
+        searched_nodes(&lines),
+        256,
+        "depth 8 is 2^8 playouts: {lines:?}"
+    );
+    let answer = lines.last().unwrap();
+    assert!(
+        answer.starts_with("bestmove ") && answer.contains(" ponder "),
+        "{answer}"
+    );
+    let lines = session("go depth 8 nodes 100\n");
+    assert_eq!(searched_nodes(&lines), 100, "the smaller budget: {lines:?}");
+    // A clock shared among the moves to go, and `go ponder` and `go movetime -5` each
+    // with its own message.
+    let lines = session(
+        "go wtime 2000 btime 2000 movestogo 40\ngo ponder 5\ngo movetime -5\ngo movetime\n",
+    );
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(
+        errors,
+        [
+            "error unknown `go` argument `5` (`help` lists them)",
+            "error `go movetime` takes a whole number of milliseconds, 0 or more, not `-5`",
+            "error `go movetime` needs a number of milliseconds after it",
+        ]
+    );
+}
+
+#[test]
+fn whole_number_options_are_spins_and_the_others_say_their_range() {
+    let lines = session("pei\n");
+    for line in [
+        "option name Branching type spin default 40 min 4 max 128",
+        "option name RefineAt type spin default 2 min 0 max 1000",
+        "option name ThreatsAtLeaves type spin default 0 min 0 max 1",
+        "option name Exploration type string default 1.175 min 0.05 max 10",
+        "option name Ponder type check default false",
+        "option name Seed type spin default 24301 min 0 max 4294967295",
+    ] {
+        assert!(lines.contains(&line.to_owned()), "{line}: {lines:?}");
+    }
+    let lines = session(
+        "setoption name Branching value 4.5\nsetoption name Branching value 129\n\
+         setoption name Branching value 48\nsetoption name Exploration value 1.5\n\
+         setoption name Ponder value true\nsetoption name Ponder value maybe\ngo nodes 20\n",
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(
+        errors,
+        [
+            "error Branching must be a whole number 4 to 128, not `4.5`",
+            "error Branching must be 4 to 128, not 129",
+            "error Ponder must be true or false, not `maybe`",
+        ],
+        "{lines:?}"
+    );
+    assert_eq!(bestmoves(&lines).len(), 1);
+}
+
+#[test]
+fn help_lists_every_command() {
+    let lines = session("help\nisready\n");
+    assert_eq!(lines.last().unwrap(), "readyok");
+    let text = lines.join("\n");
+    for command in [
+        "pei",
+        "isready",
+        "setoption",
+        "newgame",
+        "position startpos",
+        "position pos",
+        "go",
+        "movetime",
+        "nodes",
+        "depth",
+        "wtime",
+        "movestogo",
+        "infinite",
+        "ponder",
+        "ponderhit",
+        "stop",
+        "quit",
+        "validmoves",
+        "perft",
+        "show",
+        "help",
+        "about one second",
+    ] {
+        assert!(text.contains(command), "{command}: {text}");
+    }
+    assert_eq!(
+        lines[..lines.len() - 1].join("\n"),
+        punct_engine::protocol::COMMANDS
+    );
+}
+
+#[test]
+fn long_lines_and_control_characters_are_not_echoed_back() {
+    let mut input = format!("frob{}\n", "x".repeat(600_000)).into_bytes();
+    input.extend(vec![b'y'; 10 << 20]);
+    input.extend_from_slice(b"\n\x1b[2J\x07bell\nposition startpos moves TE4:0\x1b[31m\nisready\n");
+    let lines = session_bytes(&input);
+    assert_eq!(
+        lines[0],
+        format!(
+            "error unknown command `frob{}…` (600004 bytes) (`help` lists the commands)",
+            "x".repeat(36)
+        )
+    );
+    assert_eq!(
+        lines[1],
+        format!(
+            "error input line 2 is {} bytes long, more than the {} a line may have: it was not read",
+            10 << 20,
+            punct_engine::protocol::LONGEST_LINE
+        )
+    );
+    assert_eq!(
+        lines[2],
+        "error unknown command `\\u{1b}[2J\\u{7}bell` (`help` lists the commands)"
+    );
+    assert!(
+        lines[3].starts_with("error move 1 of the list: malformed move `TE4:0\\u{1b}[31m`"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[4], "readyok");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.len() < 500 && !l.chars().any(char::is_control))
+    );
 }

@@ -166,8 +166,10 @@ impl Player for External {
                     self.last_nodes = words.next().and_then(|n| n.parse().ok());
                 }
             }
-            if let Some(mv) = line.strip_prefix("bestmove ") {
-                return Move::parse(mv.trim()).map_err(|e| format!("bad bestmove: {e}"));
+            if let Some(answer) = line.strip_prefix("bestmove ") {
+                // `bestmove <move> [ponder <reply>]`: the reply is not wanted here.
+                let mv = answer.split_whitespace().next().unwrap_or("");
+                return Move::parse(mv).map_err(|e| format!("bad bestmove: {e}"));
             }
             if let Some(e) = line.strip_prefix("error ") {
                 return Err(format!("`{}` said: {e}", self.command));

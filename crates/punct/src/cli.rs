@@ -59,6 +59,12 @@ pub enum Command {
     /// Step through a saved game record, with the engine's evaluation on request.
     Review(ReviewArgs),
     /// Speak the engine protocol on standard input and output (for other programs).
+    ///
+    /// In the manner of UCI, with `pei` as its handshake: `position`, `go` with time,
+    /// playout or depth limits, `ponder` and `ponderhit`, `stop`; `help` prints the
+    /// commands listed below. A bare `go` searches about one second. A line longer than
+    /// 1 MiB is not read, and an error says so.
+    #[command(after_help = punct_engine::protocol::COMMANDS)]
     Engine,
     /// Play a match between two players (or a gauntlet: one against several) and report the
     /// score with its error bars.

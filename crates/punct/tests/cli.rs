@@ -220,3 +220,259 @@ fn thread_counts_beyond_twice_the_cores_are_refused() {
         String::from_utf8_lossy(&zero.stderr).contains("invalid value '0' for '--engine-threads")
     );
 }
+
+/// `punct engine` as a program that another program drives through pipes: commands written
+/// when the test chooses, answers read as they come.
+struct EngineProcess {
+    child: std::process::Child,
+    to: Option<std::process::ChildStdin>,
+    from: std::sync::mpsc::Receiver<String>,
+}
+
+impl EngineProcess {
+    fn start() -> EngineProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let to = child.stdin.take();
+        let answers = child.stdout.take().unwrap();
+        let (lines, from) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(answers)) {
+                let Ok(line) = line else { return };
+                if lines.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        EngineProcess { child, to, from }
+    }
+
+    fn send(&mut self, text: &str) {
+        use std::io::Write as _;
+        let to = self.to.as_mut().unwrap();
+        to.write_all(text.as_bytes()).unwrap();
+        to.write_all(b"\n").unwrap();
+        to.flush().unwrap();
+    }
+
+    /// The answers up to and with the first that starts with `prefix` (20 s at most).
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let Ok(line) = self.from.recv_timeout(left) else {
+                panic!("no `{prefix}` within 20 s: {lines:?}");
+            };
+            let last = line.starts_with(prefix);
+            lines.push(line);
+            if last {
+                return lines;
+            }
+        }
+    }
+
+    /// The answers that come within `ms` milliseconds.
+    fn within(&self, ms: u64) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+        let mut lines = Vec::new();
+        while let Ok(line) = self
+            .from
+            .recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+        {
+            lines.push(line);
+        }
+        lines
+    }
+
+    /// The most memory the process has held, in kB (Linux).
+    fn peak_memory_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// Sends `quit` and checks that the program ends well.
+    fn quit(mut self) {
+        self.send("quit");
+        drop(self.to.take());
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+/// The move of a `bestmove` answer, and the reply it expects if it names one.
+fn bestmove(line: &str) -> (String, Option<String>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[0], "bestmove", "{line}");
+    match words[..] {
+        [_, mv] => (mv.to_owned(), None),
+        [_, mv, "ponder", reply] => (mv.to_owned(), Some(reply.to_owned())),
+        _ => panic!("not a bestmove answer: {line}"),
+    }
+}
+
+#[test]
+fn the_engine_over_a_pipe_waits_for_stop_or_ponderhit_at_every_level_below_the_search() {
+    let mut engine = EngineProcess::start();
+    for level in 1..=3 {
+        engine.send(&format!("setoption name Level value {level}"));
+        engine.send("position startpos moves TE4:0");
+        for (go, word) in [("go infinite", "stop"), ("go ponder", "ponderhit")] {
+            engine.send(go);
+            engine.send("isready");
+            let mut early = engine.until("readyok");
+            early.extend(engine.within(300));
+            assert!(
+                !early.iter().any(|l| l.starts_with("bestmove")),
+                "level {level} answered `{go}` before `{word}`: {early:?}"
+            );
+            engine.send(word);
+            let (mv, _) = bestmove(engine.until("bestmove").last().unwrap());
+            let mut pos = punct_core::Position::new(punct_core::Variant::Standard);
+            pos.play(punct_core::Move::parse("TE4:0").unwrap()).unwrap();
+            assert!(pos.is_legal(punct_core::Move::parse(&mv).unwrap()), "{mv}");
+        }
+    }
+    engine.quit();
+}
+
+#[test]
+fn the_engine_over_a_pipe_searches_no_position_it_was_not_sent() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos moves TE4:0");
+    engine.send("position startpos moves TK5:0 TK5:0");
+    let refused = engine.until("error");
+    assert!(refused[0].contains("position refused"), "{refused:?}");
+    engine.send("go nodes 20");
+    let answer = engine.until("error");
+    assert_eq!(
+        answer,
+        [
+            "error no position: the last `position` was refused; send a valid `position` (or `newgame`) first"
+        ]
+    );
+    engine.send("isready");
+    assert_eq!(engine.until("readyok"), ["readyok"], "no bestmove came");
+    engine.send("position startpos moves TK5:0");
+    engine.send("go nodes 20");
+    let (mv, _) = bestmove(engine.until("bestmove").last().unwrap());
+    let mut pos = punct_core::Position::new(punct_core::Variant::Standard);
+    pos.play(punct_core::Move::parse("TK5:0").unwrap()).unwrap();
+    assert!(pos.is_legal(punct_core::Move::parse(&mv).unwrap()), "{mv}");
+    engine.quit();
+}
+
+#[test]
+fn the_engine_over_a_pipe_offers_what_a_uci_author_reaches_for() {
+    let mut engine = EngineProcess::start();
+    engine.send("pei");
+    let options = engine.until("peiok");
+    for line in [
+        "option name Branching type spin default 40 min 4 max 128",
+        "option name Ponder type check default false",
+        "option name Widening type string default 9.7168 min 0 max 100",
+    ] {
+        assert!(options.contains(&line.to_owned()), "{line}: {options:?}");
+    }
+    engine.send("help");
+    engine.send("isready");
+    let help = engine.until("readyok").join("\n");
+    assert!(
+        help.contains("ponderhit") && help.contains("depth <d>"),
+        "{help}"
+    );
+    // `go depth`: a playout budget, 2^d.
+    engine.send("position startpos moves TE4:0");
+    engine.send("go depth 8");
+    let search = engine.until("bestmove");
+    assert!(
+        search.iter().any(|l| l.contains(" nodes 256 ")),
+        "{search:?}"
+    );
+    // Pondering on the reply the search expects, then told it was played.
+    let (mv, reply) = bestmove(search.last().unwrap());
+    let reply = reply.expect("a ponder move");
+    engine.send(&format!("position startpos moves TE4:0 {mv} {reply}"));
+    engine.send("go ponder movetime 200");
+    engine.send("isready");
+    let mut pondering = engine.until("readyok");
+    pondering.extend(engine.within(400));
+    assert!(
+        !pondering.iter().any(|l| l.starts_with("bestmove")),
+        "{pondering:?}"
+    );
+    engine.send("ponderhit");
+    bestmove(engine.until("bestmove").last().unwrap());
+    // Mistakes each with their own message.
+    engine.send("go movetime -5");
+    assert_eq!(
+        engine.until("error"),
+        ["error `go movetime` takes a whole number of milliseconds, 0 or more, not `-5`"]
+    );
+    engine.send("uci");
+    assert!(engine.until("error")[0].contains("handshake is `pei`"));
+    engine.quit();
+    let out = punct(&["engine", "--help"], "");
+    let help = stdout(&out);
+    for command in [
+        "pei",
+        "position startpos",
+        "go [<limits>]",
+        "ponderhit",
+        "about one second",
+    ] {
+        assert!(help.contains(command), "{command}: {help}");
+    }
+}
+
+#[test]
+fn the_engine_over_a_pipe_reads_a_huge_line_in_bounded_memory_and_echoes_no_control_characters() {
+    let mut engine = EngineProcess::start();
+    engine.send("isready");
+    engine.until("readyok");
+    // 256 MiB on one line: refused by its length, kept in no buffer.
+    let chunk = vec![b'x'; 1 << 20];
+    {
+        use std::io::Write as _;
+        let to = engine.to.as_mut().unwrap();
+        for _ in 0..256 {
+            to.write_all(&chunk).unwrap();
+        }
+        to.write_all(b"\n").unwrap();
+    }
+    let refused = engine.until("error");
+    assert_eq!(
+        refused,
+        [format!(
+            "error input line 2 is {} bytes long, more than the 1048576 a line may have: it was not read",
+            256 << 20
+        )]
+    );
+    let peak = engine.peak_memory_kb();
+    assert!(
+        peak < 128 * 1024,
+        "peak memory {peak} kB after a 256 MiB line"
+    );
+    // A long line within the bound is quoted by its start and its length.
+    engine.send(&format!("go {}", "y".repeat(900_000)));
+    let said = engine.until("error");
+    assert_eq!(
+        said,
+        [format!(
+            "error unknown `go` argument `{}…` (900000 bytes) (`help` lists them)",
+            "y".repeat(40)
+        )]
+    );
+    // Control characters come back escaped, never as the terminal would act on them.
+    engine.send("\u{1b}]0;title\u{7}\u{1b}[2J");
+    let said = engine.until("error");
+    assert_eq!(
+        said,
+        ["error unknown command `\\u{1b}]0;title\\u{7}\\u{1b}[2J` (`help` lists the commands)"]
+    );
+    engine.quit();
+}
