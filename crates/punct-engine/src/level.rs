@@ -88,6 +88,20 @@ impl Level {
         }
     }
 
+    /// The computer's name at this level as games and records give it: `punct level 5`.
+    pub fn player_name(self) -> String {
+        format!("{PLAYER_NAME}{}", self.0)
+    }
+
+    /// The level of a player named as [`Level::player_name`] writes it, with anything
+    /// after a comma (`punct level 6, 2 threads`, as `punct match` names it); `None` for
+    /// any other name.
+    pub fn from_player_name(name: &str) -> Option<Level> {
+        let rest = name.strip_prefix(PLAYER_NAME)?;
+        let number = rest.split_once(',').map_or(rest, |(n, _)| n);
+        number.parse().ok().and_then(Level::new)
+    }
+
     /// A short name for people.
     pub fn name(self) -> &'static str {
         match self.0 {
@@ -104,8 +118,34 @@ impl Level {
     }
 }
 
+/// How the computer's name begins, before its level's number.
+const PLAYER_NAME: &str = "punct level ";
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "level {} ({})", self.0, self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_player_name_reads_back_as_its_level() {
+        for level in Level::all() {
+            assert_eq!(Level::from_player_name(&level.player_name()), Some(level));
+        }
+        let six = Level::new(6);
+        assert_eq!(Level::from_player_name("punct level 6, 2 threads"), six);
+        for other in [
+            "Ada",
+            "punct level 0",
+            "punct level 10",
+            "punct level",
+            "xpunct level 3",
+        ] {
+            assert_eq!(Level::from_player_name(other), None, "{other}");
+        }
     }
 }

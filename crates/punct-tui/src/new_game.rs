@@ -86,9 +86,10 @@ impl NewGame {
     }
 
     /// A dialog for playing on from a position of `variant`, against the computer by
-    /// default, the person playing the side to move, `turn`.
-    pub fn play_on(variant: Variant, turn: Colour) -> NewGame {
-        let level = Level::new(DEFAULT_LEVEL).unwrap_or(Level::FULL);
+    /// default, the person playing the side to move, `turn`; the computer at `level`, the
+    /// record's computer's when it had one, or at `punct play`'s default.
+    pub fn play_on(variant: Variant, turn: Colour, level: Option<Level>) -> NewGame {
+        let level = level.or(Level::new(DEFAULT_LEVEL)).unwrap_or(Level::FULL);
         let opponent = Opponent::Computer { level, human: turn };
         NewGame {
             play_on: true,
@@ -319,7 +320,16 @@ mod tests {
 
     #[test]
     fn playing_on_keeps_the_variant_and_offers_the_side_to_move() {
-        let mut dialog = NewGame::play_on(Variant::Basic, Colour::Black);
+        let first = Level::new(1).unwrap();
+        let dialog = NewGame::play_on(Variant::Standard, Colour::White, Some(first));
+        assert_eq!(
+            dialog.opponent(),
+            Opponent::Computer {
+                level: first,
+                human: Colour::White
+            }
+        );
+        let mut dialog = NewGame::play_on(Variant::Basic, Colour::Black, None);
         let level = Level::new(DEFAULT_LEVEL).unwrap();
         // The variant row is passed over and left alone.
         press(&mut dialog, KeyCode::Up);

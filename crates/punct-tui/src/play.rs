@@ -89,6 +89,9 @@ pub struct Play {
     new_game: Option<NewGame>,
     help: bool,
     quit: bool,
+    /// Whether `q` goes back to the review this game was played on from, rather than
+    /// ending the program.
+    returns_to_review: bool,
 }
 
 /// The cell the cursor starts on: the centre of the board.
@@ -140,9 +143,32 @@ impl Play {
             new_game: None,
             help: false,
             quit: false,
+            returns_to_review: false,
         };
         play.let_engine_move();
         play
+    }
+
+    /// This game played on from a review: `q` goes back to it.
+    pub(crate) fn returning_to_review(self) -> Play {
+        Play {
+            returns_to_review: true,
+            ..self
+        }
+    }
+
+    /// Whether `q` goes back to a review rather than ending the program.
+    pub(crate) fn returns_to_review(&self) -> bool {
+        self.returns_to_review
+    }
+
+    /// What `q` does, as the messages say it.
+    fn q_does(&self) -> &'static str {
+        if self.returns_to_review {
+            "goes back to the review"
+        } else {
+            "quits"
+        }
     }
 
     /// The game so far.
@@ -196,7 +222,8 @@ impl Play {
         self.new_game.as_ref()
     }
 
-    /// Whether the screen should close.
+    /// Whether the screen should close (and the review come back, for a game played on
+    /// from one).
     pub fn is_done(&self) -> bool {
         self.quit
     }
@@ -204,9 +231,7 @@ impl Play {
     /// The name of the player of `colour` as people read it and records store it.
     pub fn player_name(&self, colour: Colour) -> String {
         match self.options.opponent {
-            Opponent::Computer { level, human } if human != colour => {
-                format!("punct level {}", level.number())
-            }
+            Opponent::Computer { level, human } if human != colour => level.player_name(),
             Opponent::Computer { .. } => std::env::var("USER")
                 .ok()
                 .filter(|u| !u.is_empty())
@@ -268,7 +293,9 @@ impl Play {
             ..self.options
         };
         // The old game's engine thread is stopped and joined as the old state is dropped.
+        let returns_to_review = self.returns_to_review;
         *self = Play::new(options);
+        self.returns_to_review = returns_to_review;
         let who = match opponent {
             Opponent::Computer { level, human } => format!("you play {human} against {level}"),
             Opponent::Human => "two people at this keyboard".to_owned(),
@@ -369,7 +396,8 @@ impl Play {
             }
             KeyCode::Char('q') if self.unsaved && !quit_asked => {
                 self.quit_asked = true;
-                self.refuse("the game is not saved: q again quits, s saves".to_owned());
+                let q = self.q_does();
+                self.refuse(format!("the game is not saved: q again {q}, s saves"));
             }
             KeyCode::Char('q') => self.quit = true,
             KeyCode::Char('n') => {
@@ -395,8 +423,9 @@ impl Play {
     /// Whether the person may move now; says why not otherwise.
     fn may_move(&mut self) -> bool {
         if let Some(outcome) = self.game.outcome() {
+            let q = self.q_does();
             self.refuse(format!(
-                "the game is over: {outcome}. u takes back, s saves, n starts another, q quits"
+                "the game is over: {outcome}. u takes back, s saves, n starts another, q {q}"
             ));
             false
         } else if self.engine_to_move() {

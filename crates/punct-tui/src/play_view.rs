@@ -29,6 +29,17 @@ const KEYS: &str =
 const WIDE_KEYS: &str =
     "⏎ pick/play · TCELMR/p take · r turn · : type · u back · s save · n new · ? keys · q quit";
 
+/// The main keys of a game played on from a review, where `q` goes back to it, in 80 columns.
+const REVIEW_KEYS: &str =
+    "⏎ pick/play · TCELMR · r turn · : type · u back · s save · ? keys · q review";
+
+/// The main keys of a game played on from a review, on a wider screen.
+const WIDE_REVIEW_KEYS: &str =
+    "⏎ pick/play · TCELMR/p take · r turn · : type · u back · s save · n new · ? keys · q review";
+
+/// What `q` does in a game played on from a review, for the help window.
+const REVIEW_Q: (&str, &str) = ("q", "back to the review (twice when the game is not saved)");
+
 /// Every key, for the help window.
 const HELP: [(&str, &str); 14] = [
     (
@@ -81,9 +92,15 @@ impl Screen for Play {
         );
         self.draw_footer(frame, areas.footer);
         if self.shows_help() {
+            let mut help = HELP;
+            if self.returns_to_review()
+                && let Some(q) = help.iter_mut().find(|(key, _)| *key == "q")
+            {
+                *q = REVIEW_Q;
+            }
             panel::help_window(
                 frame,
-                &HELP,
+                &help,
                 &panel::legend(areas.scale, &panel::PLAY_MARKS, !colours_unwanted()),
             );
         }
@@ -246,10 +263,15 @@ impl Play {
             message_area,
         );
         frame.render_widget(Paragraph::new(field), field_area);
-        let keys = if usize::from(area.width) >= WIDE_KEYS.chars().count() {
-            WIDE_KEYS
+        let (narrow, wide) = if self.returns_to_review() {
+            (REVIEW_KEYS, WIDE_REVIEW_KEYS)
         } else {
-            KEYS
+            (KEYS, WIDE_KEYS)
+        };
+        let keys = if usize::from(area.width) >= wide.chars().count() {
+            wide
+        } else {
+            narrow
         };
         frame.render_widget(Paragraph::new(keys).gray(), keys_area);
     }

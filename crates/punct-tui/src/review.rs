@@ -1,11 +1,13 @@
 //! Stepping through recorded games, with the engine's view of the shown position on request.
 //! A file may hold many games, as `punct match` writes them; the review goes from one to the
 //! next, passing over those that did not read. `p` plays on from the position shown, against
-//! the computer or between two people.
+//! the computer (at the record's computer's level by default) or between two people, on the
+//! whole screen until `q` there comes back; a position where the game is over has nothing
+//! to play on, and `p` says so.
 
 use std::time::Duration;
 
-use punct_core::{Bitboard, Cell, Game, Move, Record};
+use punct_core::{Bitboard, Cell, Colour, Game, Move, Record};
 use punct_engine::search::threads;
 use punct_engine::{Level, Options, Score, SearchLimits};
 use ratatui::Frame;
@@ -36,7 +38,7 @@ struct Analysis {
 }
 
 /// The state of the review screen, and of the game played on from it once there is one:
-/// that game then has the screen until the program ends.
+/// that game then has the screen until `q` there comes back to the review.
 pub struct Review {
     /// The games of the file that read, never empty.
     games: Vec<Record>,
@@ -63,12 +65,10 @@ pub struct Review {
     play_on: Option<NewGame>,
     /// The game played on from the position shown, which has the screen once started.
     playing: Option<Play>,
+    /// Why the last key did nothing, shown in place of the keys until the next one.
+    notice: Option<String>,
     quit: bool,
 }
-
-const KEYS: &str = "← → step · Home End · a analyse · x stacks · p play on · ? keys · q quit";
-/// The keys when the file holds several games.
-const GAMES_KEYS: &str = "← → step · [ ] game · a analyse · x stacks · p play on · ? keys · q quit";
 
 /// Every key, for the help window.
 const HELP: [(&str, &str); 10] = [
@@ -150,6 +150,7 @@ impl Review {
             seed,
             play_on: None,
             playing: None,
+            notice: None,
             quit: false,
         })
     }
@@ -166,7 +167,53 @@ impl Review {
             seed: self.seed,
             threads: threads::available(),
         };
-        self.playing = Some(Play::resume(options, game, None));
+        self.playing = Some(Play::resume(options, game, None).returning_to_review());
+    }
+
+    /// The game played on has ended with `q`: the review is shown again as it was.
+    fn back_from_playing_on(&mut self) {
+        self.playing = None;
+        if self.analysing {
+            self.analyse();
+        }
+    }
+
+    /// The computer's level in the record, for playing on against it: that of the player
+    /// facing the person who plays `human`, or else of the other, when named as the
+    /// computer is (`punct level 1`).
+    fn record_level(&self, human: Colour) -> Option<Level> {
+        let record = self.record();
+        let level = |colour: Colour| record.tag(colour.name()).and_then(Level::from_player_name);
+        level(!human).or_else(|| level(human))
+    }
+
+    /// Why there is nothing to play on from the position shown, if there is not: the game
+    /// is over there.
+    fn nothing_to_play_on(&self) -> Option<String> {
+        let outcome = self.shown_game().outcome()?;
+        Some(format!("Nothing to play on here: {outcome}. ← steps back"))
+    }
+
+    /// The keys line of the footer.
+    fn keys(&self) -> String {
+        if self.cursor.is_some() {
+            return STACK_KEYS.to_owned();
+        }
+        let mut keys = vec![
+            "← → step",
+            if self.games.len() > 1 {
+                "[ ] game"
+            } else {
+                "Home End"
+            },
+            "a analyse",
+            "x stacks",
+        ];
+        if self.nothing_to_play_on().is_none() {
+            keys.push("p play on");
+        }
+        keys.extend(["? keys", "q quit"]);
+        keys.join(" · ")
     }
 
     /// How many moves are played on the board shown.
@@ -237,6 +284,7 @@ impl Review {
             }
             return;
         }
+        self.notice = None;
         if std::mem::take(&mut self.help) {
             return;
         }
@@ -292,10 +340,14 @@ impl Review {
                     .or(Cell::from_coords(8, 8));
                 self.cursor = cell.map(Cursor::new);
             }
-            KeyCode::Char('p') => {
-                let pos = self.shown_game().position().clone();
-                self.play_on = Some(NewGame::play_on(pos.variant(), pos.turn()));
-            }
+            KeyCode::Char('p') => match self.nothing_to_play_on() {
+                Some(why) => self.notice = Some(why),
+                None => {
+                    let pos = self.shown_game().position().clone();
+                    let level = self.record_level(pos.turn());
+                    self.play_on = Some(NewGame::play_on(pos.variant(), pos.turn(), level));
+                }
+            },
             KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
             _ => {}
         }
@@ -514,6 +566,11 @@ impl Review {
 
 impl Screen for Review {
     fn draw(&self, frame: &mut Frame) {
+        // The game played on has the whole screen: nothing of the review shows under it.
+        if let Some(play) = &self.playing {
+            play.draw(frame);
+            return;
+        }
         let Some(areas) = layout(frame.area(), 1) else {
             panel::too_small(frame);
             return;
@@ -531,17 +588,12 @@ impl Screen for Review {
             Paragraph::new(self.panel_lines(&game, areas.panel, areas.scale)),
             areas.panel,
         );
-        if let Some(play) = &self.playing {
-            play.draw(frame);
-            return;
-        }
         let several = self.games.len() > 1;
-        let keys = match (self.cursor, several) {
-            (Some(_), _) => STACK_KEYS,
-            (None, true) => GAMES_KEYS,
-            (None, false) => KEYS,
+        let footer = match &self.notice {
+            Some(notice) => Paragraph::new(notice.as_str()).fg(Color::LightRed),
+            None => Paragraph::new(self.keys()).gray(),
         };
-        frame.render_widget(Paragraph::new(keys).gray(), areas.footer);
+        frame.render_widget(footer, areas.footer);
         if self.help {
             let mut help = HELP.to_vec();
             if several {
@@ -557,7 +609,12 @@ impl Screen for Review {
 
     fn key(&mut self, key: KeyEvent) {
         match &mut self.playing {
-            Some(play) => play.key(key),
+            Some(play) => {
+                play.key(key);
+                if play.is_done() {
+                    self.back_from_playing_on();
+                }
+            }
             None => Review::key(self, key),
         }
     }
@@ -570,7 +627,7 @@ impl Screen for Review {
     }
 
     fn is_done(&self) -> bool {
-        self.playing.as_ref().map_or(self.quit, Play::is_done)
+        self.quit
     }
 }
 
@@ -748,18 +805,117 @@ mod tests {
         assert_eq!(play.game().moves().len(), 2);
         assert_eq!(play.game().position().variant(), punct_core::Variant::Basic);
         assert!(play.thinking().is_none());
-        // Keys now go to the game, and q there ends the program.
-        Screen::key(
-            &mut review,
-            KeyEvent::new(KeyCode::Char(':'), KeyModifiers::NONE),
-        );
+        // Keys now go to the game, and q there goes back to the review as it was.
+        let key = |review: &mut Review, code| {
+            Screen::key(review, KeyEvent::new(code, KeyModifiers::NONE));
+        };
+        key(&mut review, KeyCode::Char(':'));
         assert!(review.playing.as_ref().unwrap().prompt().is_some());
-        Screen::key(&mut review, KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        key(&mut review, KeyCode::Esc);
+        key(&mut review, KeyCode::Char('q'));
+        assert!(review.playing.is_none() && !Screen::is_done(&review));
+        assert_eq!(review.shown(), 2);
+        // A move played on makes the game unsaved: q asks once more.
+        press(&mut review, KeyCode::Char('p'));
+        press(&mut review, KeyCode::Left);
+        press(&mut review, KeyCode::Enter);
+        key(&mut review, KeyCode::Char(':'));
+        for c in "TB5:0".chars() {
+            key(&mut review, KeyCode::Char(c));
+        }
+        key(&mut review, KeyCode::Enter);
+        assert_eq!(review.playing.as_ref().unwrap().game().moves().len(), 3);
+        key(&mut review, KeyCode::Char('q'));
+        let play = review.playing.as_ref().expect("still playing");
+        assert!(matches!(
+            play.message(),
+            Some(crate::Message::Refusal(t)) if t.contains("q again goes back to the review")
+        ));
+        key(&mut review, KeyCode::Char('q'));
+        assert!(review.playing.is_none());
+        press(&mut review, KeyCode::Char('q'));
+        assert!(Screen::is_done(&review));
+    }
+
+    #[test]
+    fn playing_on_offers_the_records_computer_level() {
+        let text = "[White \"Ada\"]\n[Black \"punct level 1\"]\n[Variant \"basic\"]\n\n\
+                    1. TE4:0 TM12:0 2. TD6:1 *\n";
+        let record = Record::parse(text).unwrap();
+        let mut review =
+            Review::new(vec![record], 0, "r.pgn", Duration::from_millis(20), 1).unwrap();
+        // Black to move: the person plays Black, and the computer White at the record's
+        // level although it played Black there.
+        press(&mut review, KeyCode::Char('p'));
+        press(&mut review, KeyCode::Enter);
+        let play = review.playing.as_ref().unwrap();
+        assert_eq!(
+            play.options().opponent,
+            Opponent::Computer {
+                level: Level::new(1).unwrap(),
+                human: Colour::Black
+            }
+        );
+        // White to move: the computer plays Black, as in the record.
         Screen::key(
             &mut review,
             KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE),
         );
-        assert!(Screen::is_done(&review));
+        press(&mut review, KeyCode::Left);
+        press(&mut review, KeyCode::Char('p'));
+        press(&mut review, KeyCode::Enter);
+        assert_eq!(
+            review.playing.as_ref().unwrap().options().opponent,
+            Opponent::Computer {
+                level: Level::new(1).unwrap(),
+                human: Colour::White
+            }
+        );
+        // No computer in the record: `punct play`'s default level.
+        let text = "[White \"Ada\"]\n[Black \"Bob\"]\n\n1. TE4:0 *\n";
+        let mut review = Review::new(
+            vec![Record::parse(text).unwrap()],
+            0,
+            "r.pgn",
+            Duration::from_millis(20),
+            1,
+        )
+        .unwrap();
+        press(&mut review, KeyCode::Char('p'));
+        press(&mut review, KeyCode::Enter);
+        assert!(matches!(
+            review.playing.as_ref().unwrap().options().opponent,
+            Opponent::Computer { level, .. } if level.number() == 5
+        ));
+    }
+
+    #[test]
+    fn a_finished_position_has_nothing_to_play_on_and_says_so() {
+        let mut game = Game::new(punct_core::Variant::Basic);
+        for mv in [
+            "EA8:5", "TE3:0", "ED8:5", "TH3:0", "EG8:5", "TK5:0", "EJ8:5", "TL13:0", "CN8:2",
+            "TH13:0", "LP8:3",
+        ] {
+            game.play(Move::parse(mv).unwrap()).unwrap();
+        }
+        assert!(game.outcome().is_some());
+        let record = Record::from_game(game, "Ada", "Bob", "2026.11.22");
+        let mut review =
+            Review::new(vec![record], 0, "won.pgn", Duration::from_millis(20), 1).unwrap();
+        assert!(!review.keys().contains("p play on"), "{}", review.keys());
+        press(&mut review, KeyCode::Char('p'));
+        assert!(review.play_on.is_none() && review.playing.is_none());
+        let notice = review.notice.clone().expect("why not");
+        assert_eq!(
+            notice,
+            "Nothing to play on here: White wins by connection. ← steps back"
+        );
+        // The next key clears it; one move back, p is offered and works.
+        press(&mut review, KeyCode::Left);
+        assert!(review.notice.is_none());
+        assert!(review.keys().contains("p play on"), "{}", review.keys());
+        press(&mut review, KeyCode::Char('p'));
+        assert!(review.play_on.is_some());
     }
 
     #[test]

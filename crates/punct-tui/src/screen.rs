@@ -36,7 +36,8 @@ const TICK: Duration = Duration::from_millis(50);
 
 /// Runs `screen` in the terminal until it is done or Ctrl-C is pressed, then restores the
 /// terminal; ratatui's panic hook restores it on a panic too, before the panic's message is
-/// printed. Ctrl-Z suspends the program, giving the terminal back until it is resumed.
+/// printed. Ctrl-Z suspends the program, giving the terminal back until it is resumed;
+/// Ctrl-L draws the screen anew.
 /// SIGTERM, SIGHUP and SIGINT end the screen like Ctrl-C; once the terminal is restored, the
 /// process ends by that signal. When the terminal goes away the process ends at once, by
 /// SIGHUP, whatever it was doing.
@@ -100,6 +101,12 @@ fn event_loop(
                         KeyCode::Char('c') => break,
                         KeyCode::Char('z') => {
                             suspend(terminal)?;
+                            continue;
+                        }
+                        // As in most full-screen programs: everything drawn anew, over
+                        // whatever else wrote to the terminal.
+                        KeyCode::Char('l') => {
+                            terminal.clear()?;
                             continue;
                         }
                         _ => {}

@@ -210,6 +210,61 @@ fn reviewing_a_finished_game() {
 }
 
 #[test]
+fn a_game_played_on_from_a_review_has_the_screen_to_itself() {
+    let game = two_people(Variant::Basic, &WHITE_CONNECTS[..6])
+        .game()
+        .clone();
+    let record = Record::from_game(game, "Ada", "punct level 1", "2026.11.22");
+    let mut review = Review::new(vec![record], 0, "ada.pgn", Duration::from_millis(10), 1).unwrap();
+    let key = |review: &mut Review, code| {
+        Screen::key(review, KeyEvent::new(code, KeyModifiers::NONE));
+    };
+    key(&mut review, KeyCode::Left);
+    key(&mut review, KeyCode::Left);
+    key(&mut review, KeyCode::Char('a'));
+    let reviewed = draw(&review, 80, 24);
+    assert!(reviewed.contains("PÜNCT review"), "{reviewed}");
+    key(&mut review, KeyCode::Char('p'));
+    assert!(draw(&review, 80, 24).contains("< 1 > first steps"));
+    key(&mut review, KeyCode::Left);
+    key(&mut review, KeyCode::Enter);
+    let count = |screen: &str, text: &str| screen.matches(text).count();
+    for (width, height) in [(80, 24), (64, 22), (120, 30), (160, 50)] {
+        let screen = draw(&review, width, height);
+        assert_eq!(count(&screen, "to move"), 1, "{screen}");
+        assert_eq!(count(&screen, "Reserve T C E L M R"), 1, "{screen}");
+        for review_only in [
+            "PÜNCT review",
+            "After move",
+            "Analys",
+            "a: the engine",
+            "p play on",
+        ] {
+            assert!(!screen.contains(review_only), "{review_only}: {screen}");
+        }
+        assert!(screen.contains("Two players"), "{screen}");
+    }
+    let screen = draw(&review, 80, 24);
+    assert!(screen.contains("q review"), "{screen}");
+    insta::assert_snapshot!("played_on_from_a_review", screen);
+    // A move there, then q q (the game is not saved): the review as it was.
+    key(&mut review, KeyCode::Char(':'));
+    for c in "TK12:0".chars() {
+        key(&mut review, KeyCode::Char(c));
+    }
+    key(&mut review, KeyCode::Enter);
+    let screen = draw(&review, 80, 24);
+    assert_eq!(count(&screen, "to move"), 1, "{screen}");
+    key(&mut review, KeyCode::Char('q'));
+    key(&mut review, KeyCode::Char('q'));
+    let back = draw(&review, 80, 24);
+    assert!(
+        back.contains("PÜNCT review") && back.contains("After move 4 of 6"),
+        "{back}"
+    );
+}
+
+#[test]
 fn reviewing_a_file_of_many_games() {
     let won = two_people(Variant::Basic, &WHITE_CONNECTS).game().clone();
     let stacked = two_people(Variant::Standard, &STACKED).game().clone();

@@ -854,8 +854,109 @@ fn review_switches_into_play_from_the_shown_position() {
     // The record's moves before the position stay in the game: two take-backs reach TM12:0.
     review.keys(&["u", "u"]);
     review.wait_for("took back TM12:0");
+    // q (twice: the game is not saved) goes back to the review, and q there quits.
     review.keys(&["q", "q"]);
-    review.expect_exit("0", "PÜNCT · standard game");
+    review.wait_for("After move 2 of 4");
+    review.keys(&["q"]);
+    review.expect_exit("0", "PÜNCT review");
+    drop(review);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How often `text` is on `screen`.
+fn count(screen: &str, text: &str) -> usize {
+    screen.matches(text).count()
+}
+
+/// Checks that `screen` shows the game played on from a review and nothing of the review.
+fn only_the_game_played_on(screen: &str) {
+    assert_eq!(count(screen, "Centre hexagon:"), 1, "one status:\n{screen}");
+    assert_eq!(
+        count(screen, "Reserve T C E L M R"),
+        1,
+        "one reserve table:\n{screen}"
+    );
+    for review_only in [
+        "PÜNCT review",
+        "After move",
+        "Best line",
+        "Analys",
+        "a analyse",
+    ] {
+        assert!(
+            !screen.contains(review_only),
+            "`{review_only}` is left:\n{screen}"
+        );
+    }
+}
+
+#[test]
+fn playing_on_from_a_review_draws_the_game_alone_and_q_comes_back() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("play-on-clean");
+    let record = dir.join("won.pgn");
+    let mut game = one_move_from_the_end();
+    game.play(punct_core::Move::parse(WHITE_CONNECTS[10]).unwrap())
+        .unwrap();
+    let won = punct_core::Record::from_game(game, "Ada", "punct level 1", "2026.11.22");
+    std::fs::write(&record, won.to_string()).unwrap();
+    let review = Tmux::start(
+        "play-on-clean",
+        &dir,
+        &format!("{punct} review {} --movetime 50", record.display()),
+    );
+    // At the end the game is over: p is not offered, and says why when pressed.
+    let screen = review.wait_for("After move 11 of 11");
+    assert!(!screen.contains("p play on"), "{screen}");
+    review.keys(&["p"]);
+    review.wait_for("Nothing to play on here: White wins by connection");
+    assert!(!review.screen().contains("Play on from here"));
+    // Two moves back, with the analysis shown, p offers the record's computer, level 1.
+    review.keys(&["Left", "Left"]);
+    let screen = review.wait_for("After move 9 of 11");
+    assert!(screen.contains("p play on"), "{screen}");
+    review.keys(&["a"]);
+    review.wait_for("Best line: ");
+    review.keys(&["p"]);
+    review.wait_for("Play on from here");
+    review.wait_for("< 1 > first steps");
+    review.keys(&["Enter"]);
+    let screen = review.wait_for("punct level 1");
+    only_the_game_played_on(&screen);
+    assert!(screen.contains("q review"), "{screen}");
+    // A move, the computer's answer, Ctrl-L and resizes: still the game alone.
+    let mut position = one_move_from_the_end();
+    position.undo();
+    let mv = position.position().legal_moves()[0];
+    review.keys(&[":"]);
+    review.type_text(&mv.to_string());
+    review.keys(&["Enter"]);
+    let screen = review.wait_until("the computer's move", |screen| {
+        (screen.contains("ply 11") || screen.contains("Game over")) && !screen.contains("Thinking")
+    });
+    only_the_game_played_on(&screen);
+    review.keys(&["C-l"]);
+    std::thread::sleep(Duration::from_millis(200));
+    let screen = review.screen();
+    only_the_game_played_on(&screen);
+    assert!(!screen.contains("does nothing"), "Ctrl-L redraws: {screen}");
+    for (width, height) in [(120, 30), (64, 22), (80, 24)] {
+        review.resize(width, height);
+        std::thread::sleep(Duration::from_millis(300));
+        only_the_game_played_on(&review.screen());
+    }
+    // q asks again (the game is not saved), then the review is back as it was.
+    review.keys(&["q"]);
+    review.wait_for("q again goes back to the review");
+    review.keys(&["q"]);
+    let screen = review.wait_for("After move 9 of 11");
+    assert!(screen.contains("PÜNCT review"), "{screen}");
+    assert_eq!(count(&screen, "Centre hexagon:"), 1, "{screen}");
+    review.keys(&["q"]);
+    review.expect_exit("0", "PÜNCT review");
     drop(review);
     let _ = std::fs::remove_dir_all(&dir);
 }

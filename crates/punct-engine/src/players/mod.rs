@@ -75,7 +75,7 @@ impl EnginePlayer {
 impl Player for EnginePlayer {
     fn name(&self) -> String {
         let options = self.engine.options();
-        let mut name = format!("punct level {}", options.level.number());
+        let mut name = options.level.player_name();
         if options.threads > 1 {
             name.push_str(&format!(", {} threads", options.threads));
         }
