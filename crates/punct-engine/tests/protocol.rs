@@ -631,3 +631,18 @@ fn long_lines_and_control_characters_are_not_echoed_back() {
             .all(|l| l.len() < 500 && !l.chars().any(char::is_control))
     );
 }
+
+#[test]
+fn a_stop_after_a_bestmove_and_a_new_go_stops_the_new_search() {
+    // A program that has read `bestmove` sends the next `go` and its `stop` at once: the
+    // `stop` is for the new search, however late the session hears that the old one ended.
+    let mut live = Live::start();
+    live.send("setoption name Level value 1");
+    for _ in 0..300 {
+        live.send("go nodes 1");
+        live.until("bestmove");
+        live.send("go infinite");
+        live.send("stop");
+        live.until("bestmove");
+    }
+}

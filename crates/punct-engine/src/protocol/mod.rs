@@ -197,6 +197,14 @@ impl<W: Write + Send + 'static> Session<W> {
 
     /// A line of input: answered at once, or kept until the worker is free; false to quit.
     fn on_line(&mut self, line: String) -> bool {
+        // Work that has said its last line is over, whether or not its `Done` has come: the
+        // line may come from a program that read that answer, and is meant for what follows.
+        if self.running.as_ref().is_some_and(Running::answered) {
+            self.finish_work();
+            if !self.run_waiting() {
+                return false;
+            }
+        }
         let command = line.split_whitespace().next().unwrap_or("");
         match command {
             "isready" => say(&self.out, "readyok"),
@@ -312,7 +320,7 @@ impl<W: Write + Send + 'static> Session<W> {
     fn start(
         &mut self,
         go: Option<go::Go>,
-        work: impl FnOnce(&work::Steer) -> Option<Engine> + Send + 'static,
+        work: impl FnOnce(&work::Steer) -> work::Answer + Send + 'static,
     ) {
         self.jobs += 1;
         let id = self.jobs;
@@ -320,7 +328,8 @@ impl<W: Write + Send + 'static> Session<W> {
         let done = move || {
             let _ = events.send(Event::Done(id));
         };
-        self.running = Some(Running::start(id, go, work, done));
+        let out = Arc::clone(&self.out);
+        self.running = Some(Running::start(id, go, out, work, done));
     }
 
     fn engine(&mut self) -> &mut Engine {
@@ -372,8 +381,8 @@ impl<W: Write + Send + 'static> Session<W> {
             .unwrap_or_else(|| Engine::new(Options::default()));
         let out = Arc::clone(&self.out);
         self.start(Some(go), move |steer| {
-            work::think(&mut engine, &game, go, steer, &out);
-            Some(engine)
+            let answer = work::think(&mut engine, &game, go, steer, &out);
+            (Some(engine), answer)
         });
     }
 
@@ -391,10 +400,8 @@ impl<W: Write + Send + 'static> Session<W> {
             return;
         };
         let mut pos = game.position().clone();
-        let out = Arc::clone(&self.out);
         self.start(None, move |steer| {
-            work::count(&mut pos, depth, steer, &out);
-            None
+            (None, work::count(&mut pos, depth, steer))
         });
     }
 

@@ -4,6 +4,11 @@
 //! A search told to wait for `stop` (`go infinite`) or for `ponderhit` (`go ponder`)
 //! answers only when told, as UCI has it, even when it is done at once: a level below the
 //! search, a win in one, a single stopper, a proof.
+//!
+//! The work's last line (`bestmove …`, perft's count) is said by [`Running`] after it has
+//! marked the work answered, so that a command sent by a program that has read that line
+//! finds the work over and is not taken for one sent while it ran: a `stop` sent after
+//! `bestmove` and a new `go` stops that new search, not the one already answered.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +23,9 @@ use crate::limits::SearchLimits;
 use super::go::Go;
 use super::{Out, say};
 
+/// What the work gives back: the engine, after a search, and its last line.
+pub(super) type Answer = (Option<Engine>, String);
+
 /// How the session steers the work.
 #[derive(Default)]
 pub(super) struct Steer {
@@ -27,6 +35,8 @@ pub(super) struct Steer {
     hit: AtomicBool,
     /// Set with either: ends the search or perft under way.
     interrupt: AtomicBool,
+    /// Set just before the work's last line is said: it is over.
+    answered: AtomicBool,
 }
 
 impl Steer {
@@ -57,17 +67,21 @@ pub(super) struct Running {
 }
 
 impl Running {
-    /// Sets `work` going on its own thread; `done` is called on that thread when it ends.
-    pub fn start(
+    /// Sets `work` going on its own thread, which says its last line on `out` and then
+    /// calls `done`.
+    pub fn start<W: std::io::Write + Send + 'static>(
         id: u64,
         go: Option<Go>,
-        work: impl FnOnce(&Steer) -> Option<Engine> + Send + 'static,
+        out: Out<W>,
+        work: impl FnOnce(&Steer) -> Answer + Send + 'static,
         done: impl FnOnce() + Send + 'static,
     ) -> Running {
         let steer = Arc::new(Steer::default());
         let shared = Arc::clone(&steer);
         let handle = std::thread::spawn(move || {
-            let engine = work(&shared);
+            let (engine, last) = work(&shared);
+            shared.answered.store(true, Ordering::SeqCst);
+            say(&out, &last);
             done();
             engine
         });
@@ -78,6 +92,11 @@ impl Running {
             ponder: go.is_some_and(|g| g.ponder),
             handle,
         }
+    }
+
+    /// Whether its last line is said, or about to be: it is over.
+    pub fn answered(&self) -> bool {
+        self.steer.answered.load(Ordering::SeqCst)
     }
 
     /// Whether only the session can end it: nothing it searches for bounds it.
@@ -109,14 +128,15 @@ impl Running {
     }
 }
 
-/// Searches `game` for `go`, reporting on `out`, and answers `bestmove` when it may.
+/// Searches `game` for `go`, reporting on `out`, and gives the `bestmove` line once it
+/// may answer.
 pub(super) fn think<W: std::io::Write>(
     engine: &mut Engine,
     game: &Game,
     go: Go,
     steer: &Steer,
     out: &Out<W>,
-) {
+) -> String {
     let search = |engine: &mut Engine, limits: &SearchLimits, stop: &AtomicBool| {
         let started = Instant::now();
         engine.search(game, limits, stop, &mut |info| {
@@ -145,19 +165,14 @@ pub(super) fn think<W: std::io::Write>(
             steer.wait(false);
         }
     }
-    say(out, &bestmove_line(&result));
+    bestmove_line(&result)
 }
 
 /// `perft` on the worker: the count, or that it was stopped.
-pub(super) fn count<W: std::io::Write>(
-    pos: &mut Position,
-    depth: u32,
-    steer: &Steer,
-    out: &Out<W>,
-) {
+pub(super) fn count(pos: &mut Position, depth: u32, steer: &Steer) -> String {
     match perft(pos, depth, &steer.interrupt) {
-        Some(count) => say(out, &count.to_string()),
-        None => say(out, "info string perft stopped"),
+        Some(count) => count.to_string(),
+        None => "info string perft stopped".to_owned(),
     }
 }
 
