@@ -315,6 +315,18 @@ fn bestmove(line: &str) -> (String, Option<String>) {
     }
 }
 
+/// Checks that `mv` is legal in the standard game after `moves`.
+fn assert_legal_after(moves: &[&str], mv: &str) {
+    let mut pos = punct_core::Position::new(punct_core::Variant::Standard);
+    for m in moves {
+        pos.play(punct_core::Move::parse(m).unwrap()).unwrap();
+    }
+    assert!(
+        pos.is_legal(punct_core::Move::parse(mv).unwrap()),
+        "{mv} after {moves:?}"
+    );
+}
+
 #[test]
 fn the_engine_over_a_pipe_waits_for_stop_or_ponderhit_at_every_level_below_the_search() {
     let mut engine = EngineProcess::start();
@@ -332,9 +344,7 @@ fn the_engine_over_a_pipe_waits_for_stop_or_ponderhit_at_every_level_below_the_s
             );
             engine.send(word);
             let (mv, _) = bestmove(engine.until("bestmove").last().unwrap());
-            let mut pos = punct_core::Position::new(punct_core::Variant::Standard);
-            pos.play(punct_core::Move::parse("TE4:0").unwrap()).unwrap();
-            assert!(pos.is_legal(punct_core::Move::parse(&mv).unwrap()), "{mv}");
+            assert_legal_after(&["TE4:0"], &mv);
         }
     }
     engine.quit();
@@ -360,9 +370,7 @@ fn the_engine_over_a_pipe_searches_no_position_it_was_not_sent() {
     engine.send("position startpos moves TK5:0");
     engine.send("go nodes 20");
     let (mv, _) = bestmove(engine.until("bestmove").last().unwrap());
-    let mut pos = punct_core::Position::new(punct_core::Variant::Standard);
-    pos.play(punct_core::Move::parse("TK5:0").unwrap()).unwrap();
-    assert!(pos.is_legal(punct_core::Move::parse(&mv).unwrap()), "{mv}");
+    assert_legal_after(&["TK5:0"], &mv);
     engine.quit();
 }
 
