@@ -44,7 +44,7 @@ pub(super) fn option_lines() -> Vec<String> {
     let defaults = Params::default();
     for t in TUNABLES {
         let (lo, hi) = t.range;
-        let kind = if whole(t) { "spin" } else { "string" };
+        let kind = if t.whole { "spin" } else { "string" };
         lines.push(format!(
             "option name {} type {kind} default {} min {lo} max {hi}",
             t.name,
@@ -52,18 +52,6 @@ pub(super) fn option_lines() -> Vec<String> {
         ));
     }
     lines
-}
-
-/// Whether a search setting holds only whole numbers: one set to a half between its
-/// bounds' first whole numbers keeps a whole number instead.
-fn whole(t: &Tunable) -> bool {
-    let (lo, hi) = t.range;
-    if lo.fract() != 0.0 || hi.fract() != 0.0 || hi - lo < 1.0 {
-        return false;
-    }
-    let mut params = Params::default();
-    (t.set)(&mut params, lo + 0.5);
-    (t.get)(&params).fract() == 0.0
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -139,7 +127,7 @@ impl<W: Write + Send + 'static> Session<W> {
     fn set_tunable(&mut self, t: &Tunable, value: &str) {
         let (lo, hi) = t.range;
         match value.parse::<f64>() {
-            Ok(v) if whole(t) && v.fract() != 0.0 => self.error(&format!(
+            Ok(v) if t.whole && v.fract() != 0.0 => self.error(&format!(
                 "{} must be a whole number {lo} to {hi}, not `{value}`",
                 t.name
             )),

@@ -62,6 +62,8 @@ pub struct Tunable {
     pub name: &'static str,
     /// Least and greatest value accepted.
     pub range: (f64, f64),
+    /// Whether the setting holds whole numbers only (announced as a `spin` option).
+    pub whole: bool,
     /// The value in `params` (settings held as `f32` are given as the shortest decimal
     /// that reads back as the same `f32`, so that they print as they were set).
     pub get: fn(&Params) -> f64,
@@ -74,54 +76,63 @@ pub const TUNABLES: &[Tunable] = &[
     Tunable {
         name: "Branching",
         range: (4.0, 128.0),
+        whole: true,
         get: |p| p.branching as f64,
         set: |p, v| p.branching = v.round() as usize,
     },
     Tunable {
         name: "RefineAt",
         range: (0.0, 1000.0),
+        whole: true,
         get: |p| f64::from(p.refine_at),
         set: |p, v| p.refine_at = v.round() as u32,
     },
     Tunable {
         name: "Exploration",
         range: (0.05, 10.0),
+        whole: false,
         get: |p| widen(p.exploration),
         set: |p, v| p.exploration = v as f32,
     },
     Tunable {
         name: "FpuReduction",
         range: (-1.0, 1.0),
+        whole: false,
         get: |p| widen(p.fpu_reduction),
         set: |p, v| p.fpu_reduction = v as f32,
     },
     Tunable {
         name: "PolicySharpness",
         range: (0.01, 10.0),
+        whole: false,
         get: |p| widen(p.policy_sharpness),
         set: |p, v| p.policy_sharpness = v as f32,
     },
     Tunable {
         name: "RefinedSharpness",
         range: (0.01, 10.0),
+        whole: false,
         get: |p| widen(p.refined_sharpness),
         set: |p, v| p.refined_sharpness = v as f32,
     },
     Tunable {
         name: "EstimateReduction",
         range: (-1.0, 1.0),
+        whole: false,
         get: |p| widen(p.estimate_reduction),
         set: |p, v| p.estimate_reduction = v as f32,
     },
     Tunable {
         name: "ThreatsAtLeaves",
         range: (0.0, 1.0),
+        whole: true,
         get: |p| f64::from(u8::from(p.threats_at_leaves)),
         set: |p, v| p.threats_at_leaves = v >= 0.5,
     },
     Tunable {
         name: "Widening",
         range: (0.0, 100.0),
+        whole: false,
         get: |p| widen(p.widening),
         set: |p, v| p.widening = v as f32,
     },
