@@ -276,6 +276,12 @@ function seatName(s, colour) {
   return s.you.includes(colour) ? t("game.seat.you", { name }) : name;
 }
 
+/** A player's name in the record under review (its White or Black tag), else the side's name. */
+function recordName(colour) {
+  const name = g.replay && g.replay.tags && g.replay.tags[colour === "white" ? "White" : "Black"];
+  return name && name !== "?" ? playerName(name) : sideName(colour);
+}
+
 function renderPanel(pos) {
   const s = g.state;
   const live = !!s;
@@ -283,7 +289,7 @@ function renderPanel(pos) {
   const them = other(me);
   for (const colour of ["white", "black"]) {
     const box = $(`p-${colour}`);
-    box.querySelector(".name").textContent = s ? seatName(s, colour) : sideName(colour);
+    box.querySelector(".name").textContent = s ? seatName(s, colour) : recordName(colour);
     box.classList.toggle("to-move", pos.turn === colour && !(atEnd() && outcome()));
   }
   updateClocks();
