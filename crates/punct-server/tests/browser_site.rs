@@ -2,8 +2,10 @@
 //! board, task and answers within one screen; a refused move's reason beside the piece and
 //! gone with Esc, the next drag and the next move; watchers without the controls they cannot
 //! use; a game's end drawn plainly and its review (the move list following the move shown);
-//! the settings menu's board themes and piece styles, kept in the browser; and every text on
-//! the main pages coming from the language's catalogue.
+//! the settings menu's board themes and piece styles, kept in the browser; a Boardspace
+//! record reviewed under its players' names; the rules in the page (WebAssembly), where
+//! scripts/wasm.sh has built them, listing the server's legal moves; and every text on the
+//! main pages coming from the language's catalogue.
 //!
 //! Screenshots go to target/screenshots. Skipped (with a message) without Chromium.
 
@@ -48,6 +50,18 @@ async fn the_site_for_a_newcomer() {
     )
     .await;
     scenario("themes and pieces", 90, the_look(&driver, &base)).await;
+    scenario(
+        "the rules in the page (WebAssembly)",
+        90,
+        the_rules_in_the_page(&driver, &base),
+    )
+    .await;
+    scenario(
+        "a Boardspace record's players",
+        60,
+        a_boardspace_records_players(&driver, &base),
+    )
+    .await;
     scenario(
         "every text from the catalogue",
         150,
@@ -684,6 +698,140 @@ async fn every_text_from_the_catalogue(driver: &Driver, base: &str) {
         found.is_empty(),
         "words not from the catalogue:\n{}",
         found.join("\n")
+    );
+    s.quit().await;
+}
+
+/// A Boardspace game pasted into the import page and reviewed shows its players' names,
+/// as its record has them, where a game's page shows its players.
+async fn a_boardspace_records_players(driver: &Driver, base: &str) {
+    let sgf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../punct-core/tests/data/boardspace-sgf/PT-boardspace-smartbot-punct+level+6-2026-11-25-0628.sgf"
+    ))
+    .unwrap();
+    let s = driver.session("site-boardspace").await;
+    s.goto(&format!("{base}/import")).await;
+    s.wait(
+        "the import page",
+        "return document.getElementById('import-title').textContent;",
+    )
+    .await;
+    s.eval(
+        "const t = document.getElementById('import-text'); t.value = arguments[0]; t.dispatchEvent(new Event('input'));",
+        json!([sgf]),
+    )
+    .await;
+    s.click("#import-review").await;
+    let names = s
+        .wait(
+            "the record under review",
+            "const w = document.querySelector('#p-white .name').textContent, b = document.querySelector('#p-black .name').textContent; return location.pathname === '/analysis' && document.querySelectorAll('#move-list li').length > 10 && [w, b];",
+        )
+        .await;
+    assert_eq!(names, json!(["boardspace-smartbot", "Computer, level 6"]));
+    s.screenshot("site-boardspace-review").await;
+    s.quit().await;
+}
+
+/// Whether the page can compile the rules' module: "compiled", or the browser's reason.
+const COMPILE: &str = r#"
+const done = arguments[arguments.length - 1];
+fetch("/wasm/punct_wasm.wasm").then((r) => r.arrayBuffer()).then((b) => WebAssembly.compile(b))
+  .then(() => done("compiled"), (e) => done(String(e)));
+"#;
+
+/// The legal moves the page's WebAssembly rules list for a position, and the server's.
+const BOTH_LISTS: &str = r#"
+const [position] = arguments;
+const done = arguments[arguments.length - 1];
+import("/js/rules-wasm.js").then(async (m) => {
+  const page = await m.legalMoves(position);
+  const server = (await (await fetch(`/api/legal?position=${encodeURIComponent(position)}`)).json()).moves;
+  done([page, server]);
+});
+"#;
+
+/// Where the server has the WebAssembly rules: they list exactly the server's legal moves
+/// for positions of every kind, and a game's page takes its legal moves from them (it asks
+/// the server for none).
+async fn the_rules_in_the_page(driver: &Driver, base: &str) {
+    let module = reqwest::get(format!("{base}/wasm/punct_wasm.wasm"))
+        .await
+        .unwrap();
+    let kind = module.headers().get("content-type").cloned();
+    if kind.as_ref().and_then(|k| k.to_str().ok()) != Some("application/wasm") {
+        eprintln!(
+            "SKIPPED the rules in the page: the server has no static/wasm/punct_wasm.wasm (scripts/wasm.sh builds it)"
+        );
+        return;
+    }
+    let s = driver.session("site-wasm").await;
+    s.goto(base).await;
+    // The server's Content-Security-Policy must let the page compile WebAssembly
+    // (`script-src 'self' 'wasm-unsafe-eval'`); without that the page asks the server.
+    let compiled = s.eval_async(COMPILE, json!([])).await;
+    if compiled
+        .as_str()
+        .is_some_and(|e| e.contains("Content Security Policy"))
+    {
+        eprintln!(
+            "SKIPPED the rules in the page: the server's Content-Security-Policy does not allow the page to compile WebAssembly ('wasm-unsafe-eval'): {compiled}"
+        );
+        s.quit().await;
+        return;
+    }
+    assert_eq!(compiled, json!("compiled"), "the module in the page");
+    let course: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/static/js/learn/lessons.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let mut positions = vec!["standard w 0 -".to_owned(), "basic w 0 -".to_owned()];
+    for lesson in course["lessons"].as_array().unwrap() {
+        for task in lesson["tasks"].as_array().unwrap() {
+            positions.push(task["position"].as_str().unwrap().to_owned());
+        }
+    }
+    for position in &positions {
+        let lists = s.eval_async(BOTH_LISTS, json!([position])).await;
+        assert!(
+            lists[1].as_array().is_some_and(|m| !m.is_empty()),
+            "{position}: {lists}"
+        );
+        assert!(!lists[0].is_null(), "the page has no rules module");
+        assert!(
+            lists[0] == lists[1],
+            "{position}: the page's list is not the server's"
+        );
+    }
+    eprintln!(
+        "the page's rules list the server's moves in {} positions",
+        positions.len()
+    );
+
+    start_against_level_1(&s, base).await;
+    s.click("#reserve-me button[data-type='T']").await;
+    s.click("#board polygon.cell[data-cell='E4']").await;
+    s.click("#board polygon.cell[data-cell='E4']").await;
+    s.wait(
+        "the computer's answer",
+        "return document.querySelectorAll('#move-list li').length >= 2 && document.getElementById('status').textContent.includes('your turn') && document.querySelector(\"#reserve-me button[aria-disabled='false']\");",
+    )
+    .await;
+    let asked = s
+        .eval(
+            "return performance.getEntriesByType('resource').map(e => new URL(e.name)).filter(u => u.pathname === '/api/legal' && !u.searchParams.has('move')).length;",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        asked,
+        json!(0),
+        "the game's legal moves asked of the server"
     );
     s.quit().await;
 }

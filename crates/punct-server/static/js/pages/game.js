@@ -10,6 +10,7 @@ import { t } from "../i18n.js";
 import { indexMoves, parseMove } from "../moves.js";
 import { api } from "../net.js";
 import { describeStack, parsePosition, topAt } from "../position.js";
+import { legalMoves } from "../rules-wasm.js";
 import { GameSocket } from "../socket.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
 import { refusalText } from "../game/refusal.js";
@@ -187,7 +188,7 @@ async function refreshLegal() {
   g.legalFor = s.position;
   g.legalIndex = null;
   try {
-    const { moves } = await api("GET", `/api/legal?position=${encodeURIComponent(s.position)}`);
+    const moves = (await legalMoves(s.position)) ?? (await api("GET", `/api/legal?position=${encodeURIComponent(s.position)}`)).moves;
     if (g.legalFor === s.position) { g.legalIndex = indexMoves(moves); render(); }
   } catch (e) { g.legalFor = null; say(e.message); }
 }

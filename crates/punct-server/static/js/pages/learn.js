@@ -15,6 +15,7 @@ import { lessonDone, loadProgress, markDone, nextTask, saveProgress, taskKey } f
 import { indexMoves } from "../moves.js";
 import { api } from "../net.js";
 import { describeStack, parsePosition, topAt } from "../position.js";
+import { legalMoves } from "../rules-wasm.js";
 import { routeOf } from "../routes.js";
 import { createGame } from "./import.js";
 
@@ -60,7 +61,7 @@ async function setTask(at) {
   render();
   const position = task().position;
   try {
-    const { moves } = await api("GET", legalUrl(position));
+    const moves = (await legalMoves(position)) ?? (await api("GET", legalUrl(position))).moves;
     if (L.pos && L.pos.text === position && L.phase === "try") { L.legal = indexMoves(moves); render(); }
   } catch (e) { say(e.message, "bad"); }
 }
