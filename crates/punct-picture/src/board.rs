@@ -5,7 +5,7 @@
 use punct_core::geometry::GOALS;
 use punct_core::{Cell, Move, Position};
 
-use crate::canvas::Canvas;
+use crate::canvas::{Canvas, Point};
 use crate::glyphs;
 use crate::layout::{D, HEX, MIDDLE, centre, hex_corners, xy};
 use crate::palette;
@@ -63,24 +63,50 @@ fn centre_outline(canvas: &mut Canvas, flipped: bool) {
     }
 }
 
+/// The least distance between two labels' centres, so that no two touch.
+const LABEL_GAP: f32 = 15.0;
+
 /// Column letters beyond each column's first cell, row numbers beyond each row's.
 fn labels(canvas: &mut Canvas, flipped: bool) {
     const SIZE: f32 = 1.7;
+    for (text, at) in label_places(flipped) {
+        glyphs::write(canvas, &text, at, SIZE, palette::LABEL);
+    }
+}
+
+/// Where the labels go, as the web board places them (static/js/board/draw.js): column A
+/// and row 1 both start beside the missing corner A1, so labels that fall too close are
+/// pushed apart along the line between them.
+fn label_places(flipped: bool) -> Vec<(String, Point)> {
+    let mut out = Vec::with_capacity(34);
     for c in 0..17 {
-        let Some(first) = (0..17).find(|&r| Cell::from_coords(c, r).is_some()) else {
-            continue;
-        };
-        let letter = char::from(b'A' + c as u8).to_string();
-        let at = xy(c as f32, first as f32 - 0.85, flipped);
-        glyphs::write(canvas, &letter, at, SIZE, palette::LABEL);
+        if let Some(first) = (0..17).find(|&r| Cell::from_coords(c, r).is_some()) {
+            let letter = char::from(b'A' + c as u8).to_string();
+            out.push((letter, xy(c as f32, first as f32 - 0.85, flipped)));
+        }
     }
     for r in 0..17 {
-        let Some(first) = (0..17).find(|&c| Cell::from_coords(c, r).is_some()) else {
-            continue;
-        };
-        let at = xy(first as f32 - 0.85, r as f32, flipped);
-        glyphs::write(canvas, &(r + 1).to_string(), at, SIZE, palette::LABEL);
+        if let Some(first) = (0..17).find(|&c| Cell::from_coords(c, r).is_some()) {
+            out.push((
+                (r + 1).to_string(),
+                xy(first as f32 - 0.85, r as f32, flipped),
+            ));
+        }
     }
+    for i in 0..out.len() {
+        for j in i + 1..out.len() {
+            let ((ax, ay), (bx, by)) = (out[i].1, out[j].1);
+            let d = (bx - ax).hypot(by - ay);
+            if d >= LABEL_GAP || d == 0.0 {
+                continue;
+            }
+            let push = (LABEL_GAP - d) / 2.0 / d;
+            let (dx, dy) = ((bx - ax) * push, (by - ay) * push);
+            out[i].1 = (ax - dx, ay - dy);
+            out[j].1 = (bx + dx, by + dy);
+        }
+    }
+    out
 }
 
 /// The last move, `mv`, which led to `pos`: the cells of the piece it put down filled, the
@@ -113,6 +139,20 @@ pub(crate) fn chains(canvas: &mut Canvas, pos: &Position, flipped: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_two_labels_touch_either_way_up() {
+        for flipped in [false, true] {
+            let places = label_places(flipped);
+            assert_eq!(places.len(), 34);
+            for (i, (a, (ax, ay))) in places.iter().enumerate() {
+                for (b, (bx, by)) in &places[i + 1..] {
+                    let d = (bx - ax).hypot(by - ay);
+                    assert!(d >= LABEL_GAP - 1e-3, "{a} and {b} are {d} apart");
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_centre_has_nineteen_cells() {

@@ -128,6 +128,11 @@ impl Canvas {
         }
     }
 
+    /// Fills `path` (a text's glyphs).
+    pub fn fill_path(&mut self, path: &Path, colour: Rgba) {
+        self.fill(path, colour);
+    }
+
     fn fill(&mut self, path: &Path, colour: Rgba) {
         self.pixmap.fill_path(
             path,

@@ -3,8 +3,9 @@
 //! marked, stacks offset and numbered, the last move highlighted): a position to a PNG
 //! (1200×630 by default, the size of a link preview), a game to an animated GIF.
 //!
-//! Pure Rust (tiny-skia draws, the `gif` crate animates); no text but the board's
-//! coordinates, drawn in a small block font.
+//! Pure Rust (tiny-skia draws, the `gif` crate animates). The board's coordinates are drawn in
+//! a small block font; a shared picture's caption (the players' names, their scores, the
+//! site's name) in DejaVu Sans Bold, built in.
 //!
 //! ```
 //! use punct_core::{Move, Position, Variant};
@@ -20,13 +21,16 @@
 mod animation;
 mod board;
 mod canvas;
+mod caption;
 mod glyphs;
 mod layout;
 pub mod palette;
 mod piece;
 mod scene;
+mod text;
 
 pub use animation::{Animation, frames, gif};
+pub use caption::Caption;
 pub use scene::{SIDE_LIMITS, Scene};
 
 use punct_core::{Move, Position};
@@ -71,7 +75,20 @@ pub enum PictureError {
 
 /// The PNG of `pos`, with `last`, the move that led to it, marked.
 pub fn png(pos: &Position, last: Option<Move>, options: &Options) -> Result<Vec<u8>, PictureError> {
-    let picture = Scene::new(options)?.picture(pos, last);
+    encode(&Scene::new(options)?.picture(pos, last), options)
+}
+
+/// The PNG of `pos` as [`png`] draws it, with `caption` beside the board.
+pub fn captioned_png(
+    pos: &Position,
+    last: Option<Move>,
+    options: &Options,
+    caption: &Caption,
+) -> Result<Vec<u8>, PictureError> {
+    encode(&Scene::new(options)?.captioned(pos, last, caption), options)
+}
+
+fn encode(picture: &tiny_skia::Pixmap, options: &Options) -> Result<Vec<u8>, PictureError> {
     // Every pixel is opaque: RGB, a quarter less to compress, with png's fast deflate,
     // several times quicker than its default for a file a little larger.
     let rgb: Vec<u8> = picture

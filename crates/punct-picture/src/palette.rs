@@ -37,6 +37,8 @@ pub const CENTRE: Rgba = rgb(0xd6c7a6);
 pub const CENTRE_EDGE: Rgba = rgb(0x7a6a48);
 /// The coordinates.
 pub const LABEL: Rgba = rgb(0x333333);
+/// Words said in passing (the site's name).
+pub const MUTED: Rgba = rgb(0x555555);
 /// The three pairs of goal sides: columns A and Q, rows 1 and 17, the diagonals.
 pub const GOALS: [Rgba; 3] = [rgb(0x0072b2), rgb(0x009e73), rgb(0xd55e00)];
 /// The last move's cells.

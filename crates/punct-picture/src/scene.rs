@@ -12,7 +12,7 @@ use tiny_skia::{Pixmap, PixmapPaint, Transform};
 use crate::canvas::{Canvas, Point};
 use crate::layout::{HEX, MIDDLE, centre, extent, level_offset, xy};
 use crate::palette;
-use crate::{Options, PictureError, board, piece};
+use crate::{Caption, Options, PictureError, board, caption, piece};
 
 /// The smallest and largest side of a picture, in pixels.
 pub const SIDE_LIMITS: std::ops::RangeInclusive<u32> = 16..=4096;
@@ -102,6 +102,16 @@ impl Scene {
 
     /// The picture of `pos`, with `last`, the move that led to it, marked.
     pub fn picture(&self, pos: &Position, last: Option<Move>) -> Pixmap {
+        self.draw(pos, last, None)
+    }
+
+    /// The picture of `pos` with `caption`'s names, scores and site over the reserves (when
+    /// the picture is wide enough to have them beside the board; else as [`Scene::picture`]).
+    pub fn captioned(&self, pos: &Position, last: Option<Move>, caption: &Caption) -> Pixmap {
+        self.draw(pos, last, Some(caption))
+    }
+
+    fn draw(&self, pos: &Position, last: Option<Move>, caption: Option<&Caption>) -> Pixmap {
         let mut canvas = Canvas {
             pixmap: self.base.clone(),
             transform: self.board,
@@ -151,15 +161,27 @@ impl Scene {
             );
         }
         if let Some(boxes) = self.reserves {
-            let to_move = pos.decisive_outcome().is_none().then(|| pos.turn());
+            // A game over (in the position, or by its caption's result) has no side to move.
+            let over =
+                pos.decisive_outcome().is_some() || caption.is_some_and(|c| c.outcome.is_some());
+            let to_move = (!over).then(|| pos.turn());
             for colour in [Colour::White, Colour::Black] {
+                let frame = boxes[colour.index()];
+                let pieces = caption.map_or(frame, |_| caption::pieces_box(frame));
                 self.reserve(
                     &mut canvas,
                     pos,
                     colour,
-                    boxes[colour.index()],
+                    frame,
+                    pieces,
                     to_move == Some(colour),
                 );
+                if let Some(caption) = caption {
+                    caption::name(&mut canvas, caption, colour, frame);
+                }
+            }
+            if let Some(caption) = caption {
+                caption::site(&mut canvas, caption, boxes[Colour::White.index()]);
             }
         }
         canvas.pixmap
@@ -202,13 +224,15 @@ impl Scene {
             .draw_pixmap(x, y, sprite.as_ref(), &paint, Transform::identity(), None);
     }
 
-    /// One side's pieces in hand, a row per type, in the box `[left, top, width, height]`.
+    /// One side's pieces in hand, a row per type, in the box `pieces` within its frame
+    /// `[left, top, width, height]`.
     fn reserve(
         &self,
         canvas: &mut Canvas,
         pos: &Position,
         colour: Colour,
         [x, y, w, h]: [f32; 4],
+        pieces: [f32; 4],
         to_move: bool,
     ) {
         canvas.transform = Transform::identity();
@@ -225,6 +249,7 @@ impl Scene {
         } else {
             canvas.rounded_rect((x, y), (w, h), radius, palette::BOARD);
         }
+        let [x, y, w, h] = pieces;
         let in_hand = pos.reserve(colour);
         let row = h / PieceType::ALL.len() as f32;
         let most = f32::from(PieceType::T.count());

@@ -377,3 +377,80 @@ fn the_last_move_is_highlighted() {
         "{changed} pixels marked, {in_colour} in the mark's colour"
     );
 }
+
+/// Pixels darker than the boards' backgrounds (text) in the rectangle `[x0, x1) × [y0, y1)`.
+fn ink(d: &Decoded, xs: std::ops::Range<usize>, ys: std::ops::Range<usize>) -> usize {
+    ys.flat_map(|y| xs.clone().map(move |x| (x, y)))
+        .filter(|&(x, y)| d.at((x as f32, y as f32))[..3].iter().all(|&c| c < 120))
+        .count()
+}
+
+#[test]
+fn a_shared_game_names_its_players_its_result_and_the_site() {
+    use punct_core::{Outcome, Termination};
+    let options = Options::default();
+    let (pos, last) = after("standard w 0 -", &["TE4:0", "TK5:0"]);
+    let caption = |names: [&str; 2], outcome| punct_picture::Caption {
+        names: names.map(str::to_owned),
+        outcome,
+        site: "PÜNCT".into(),
+    };
+    let draw = |names, outcome, site: &str| {
+        let caption = punct_picture::Caption {
+            site: site.into(),
+            ..caption(names, outcome)
+        };
+        punct_picture::captioned_png(&pos, last, &options, &caption).unwrap()
+    };
+    let playing = draw(["Ștefan", "Żółć"], None, "PÜNCT");
+    save("captioned-playing.png", &playing);
+    let (playing, unnamed) = (decode(&playing), decode(&draw(["", ""], None, "")));
+    // The reserves' boxes are 13 to 317 and 883 to 1187 pixels across; the names are in the
+    // top eighth of them, the site's name at the foot of White's.
+    let (white, black) = (13..317, 883..1187);
+    let (head, foot) = (13..90, 570..617);
+    let more =
+        |a: &Decoded, b: &Decoded, xs: &std::ops::Range<usize>, ys: &std::ops::Range<usize>| {
+            ink(a, xs.clone(), ys.clone()) as i64 - ink(b, xs.clone(), ys.clone()) as i64
+        };
+    assert!(
+        more(&playing, &unnamed, &white, &head) > 300,
+        "White's name"
+    );
+    assert!(
+        more(&playing, &unnamed, &black, &head) > 300,
+        "Black's name"
+    );
+    assert!(
+        more(&playing, &unnamed, &white, &foot) > 80,
+        "the site's name"
+    );
+    // Once the game is over, each side's score at the end of its name's line; a longer name
+    // is cut to fit before it.
+    let won = Outcome {
+        winner: Some(Colour::Black),
+        termination: Termination::Connection,
+    };
+    let long = "Bartholomew Featherstonehaugh-Cholmondeley";
+    let over = draw([long, "Bo"], Some(won), "PÜNCT");
+    save("captioned-over.png", &over);
+    let (over, going) = (decode(&over), decode(&draw([long, "Bo"], None, "PÜNCT")));
+    assert!(
+        more(&over, &going, &(1187 - 60..1187), &head) > 100,
+        "Black's 1"
+    );
+    assert!(
+        more(&over, &going, &(317 - 60..317), &head) > 100,
+        "White's 0"
+    );
+    // Where there is no room beside the board there is no caption.
+    let square = Options {
+        width: 630,
+        height: 630,
+        flipped: false,
+    };
+    assert_eq!(
+        punct_picture::captioned_png(&pos, last, &square, &caption(["A", "B"], Some(won))).unwrap(),
+        punct_picture::png(&pos, last, &square).unwrap()
+    );
+}

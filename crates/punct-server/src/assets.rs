@@ -121,6 +121,8 @@ fn content_type(name: &str) -> &'static str {
         Some("svg") => "image/svg+xml",
         Some("json") => "application/json",
         Some("png") => "image/png",
+        // WebAssembly.instantiateStreaming and the browsers' checks want the module's own type.
+        Some("wasm") => "application/wasm",
         _ => "application/octet-stream",
     }
 }
@@ -192,6 +194,12 @@ mod tests {
         assert_eq!(kind("/style.css"), "text/css; charset=utf-8");
         assert_eq!(kind("/favicon.svg"), "image/svg+xml");
         assert_eq!(kind("/i18n/fr.json"), "application/json");
+        // The rules' WebAssembly module is built apart (scripts/wasm.sh), so only its type is
+        // checked here.
+        assert_eq!(
+            super::content_type("wasm/punct_wasm.wasm"),
+            "application/wasm"
+        );
         for page in [
             "/",
             "/g/0123",

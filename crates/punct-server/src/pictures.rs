@@ -1,18 +1,27 @@
 //! Pictures of games and positions (drawn by punct-picture) for sharing: a position as a
-//! PNG the size of a link preview, a game as an animated GIF. Drawing takes a core for a
-//! while (a long game's GIF most), so it runs off the async workers and only a few at once:
-//! more are refused as busy rather than queued, as imports are.
+//! PNG the size of a link preview (a game's with its players' names and result), a game as
+//! an animated GIF. Drawing takes a core for a while (a long game's GIF most), so it runs off
+//! the async workers and only a few at once: a picture asked for while they are all drawing
+//! waits a little for its turn (a chat app asks for a link's preview once, and a refusal
+//! shows as no picture), and is refused as busy only past that.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use punct_core::{Game, Move, Position};
-use punct_picture::{Animation, Options};
+use punct_picture::{Animation, Caption, Options};
 use tokio::sync::Semaphore;
 
 use crate::error::Error;
 
 /// Pictures drawn at once by one server.
 const PAINTERS: usize = 2;
+
+/// How long a picture waits for a painter before it is refused as busy: a few PNGs' time.
+const QUEUE: Duration = Duration::from_secs(5);
+
+/// The site's name on a shared game's picture.
+const SITE: &str = "PÜNCT";
 
 /// A game as its pictures and link preview show it.
 #[derive(Clone, Debug)]
@@ -43,23 +52,48 @@ impl Shared {
             ply.checked_sub(1).map(|i| moves[i]),
         ))
     }
+
+    /// What the picture of the position after `ply` moves (the last when `None`) says
+    /// beside the board: the players' names, and the result when it shows the game's end.
+    pub fn caption(&self, ply: Option<usize>) -> Caption {
+        let end = ply.is_none_or(|p| p == self.game.moves().len());
+        Caption {
+            names: self.names.clone(),
+            outcome: self.game.outcome().filter(|_| end),
+            site: SITE.to_owned(),
+        }
+    }
 }
 
-/// The permits to draw, one set per server.
+/// The permits to draw, one set per server, and how long a picture waits for one.
 #[derive(Clone)]
-pub struct Painters(Arc<Semaphore>);
+pub struct Painters {
+    permits: Arc<Semaphore>,
+    wait: Duration,
+}
 
 impl Default for Painters {
     fn default() -> Painters {
-        Painters(Arc::new(Semaphore::new(PAINTERS)))
+        Painters {
+            permits: Arc::new(Semaphore::new(PAINTERS)),
+            wait: QUEUE,
+        }
     }
 }
 
 impl Painters {
-    /// The PNG of `pos` (1200×630), with `last` marked.
-    pub async fn png(&self, pos: Position, last: Option<Move>) -> Result<Vec<u8>, Error> {
-        self.draw(move || punct_picture::png(&pos, last, &Options::default()))
-            .await
+    /// The PNG of `pos` (1200×630), with `last` marked and `caption` beside the board.
+    pub async fn png(
+        &self,
+        pos: Position,
+        last: Option<Move>,
+        caption: Option<Caption>,
+    ) -> Result<Vec<u8>, Error> {
+        self.draw(move || match caption {
+            Some(c) => punct_picture::captioned_png(&pos, last, &Options::default(), &c),
+            None => punct_picture::png(&pos, last, &Options::default()),
+        })
+        .await
     }
 
     /// The GIF of `game` (see [`Animation`]'s defaults for its size and bound on frames).
@@ -72,9 +106,11 @@ impl Painters {
         &self,
         work: impl FnOnce() -> Result<Vec<u8>, punct_picture::PictureError> + Send + 'static,
     ) -> Result<Vec<u8>, Error> {
-        let _permit = self.0.try_acquire().map_err(|_| {
-            Error::busy("the server is drawing other pictures: try again in a moment")
-        })?;
+        let busy = || Error::busy("the server is drawing other pictures: try again in a moment");
+        let _permit = tokio::time::timeout(self.wait, self.permits.acquire())
+            .await
+            .map_err(|_| busy())?
+            .map_err(|_| busy())?;
         tokio::task::spawn_blocking(work)
             .await
             .map_err(|e| Error::internal(format!("drawing failed: {e}")))?
@@ -111,22 +147,46 @@ mod tests {
         assert!(err.reason.contains("has 2 moves"), "{}", err.reason);
     }
 
+    #[test]
+    fn the_caption_names_the_players_and_the_result_at_the_end_only() {
+        let mut game = shared(&["TE4:0", "TK5:0"]);
+        assert_eq!(game.caption(None).names, ["A".to_owned(), "B".to_owned()]);
+        assert_eq!(game.caption(None).outcome, None);
+        let resigned = punct_core::Outcome {
+            winner: Some(punct_core::Colour::Black),
+            termination: punct_core::Termination::Resignation,
+        };
+        game.game.end(resigned);
+        let outcome = Some(resigned);
+        assert_eq!(game.caption(None).outcome, outcome);
+        assert_eq!(game.caption(Some(2)).outcome, outcome);
+        assert_eq!(game.caption(Some(1)).outcome, None, "an earlier position");
+        assert_eq!(game.caption(None).site, "PÜNCT");
+    }
+
     #[tokio::test]
-    async fn drawing_past_the_permits_is_refused_as_busy() {
-        let painters = Painters::default();
-        let held: Vec<_> = (0..PAINTERS)
-            .map(|_| painters.0.clone().try_acquire_owned().unwrap())
+    async fn a_picture_waits_for_a_painter_and_past_the_wait_is_refused_as_busy() {
+        let painters = Painters {
+            wait: Duration::from_millis(200),
+            ..Painters::default()
+        };
+        let mut held: Vec<_> = (0..PAINTERS)
+            .map(|_| painters.permits.clone().try_acquire_owned().unwrap())
             .collect();
         let pos = Position::new(punct_core::Variant::Standard);
-        let err = painters.png(pos.clone(), None).await.unwrap_err();
+        // Nobody finishes within the wait: busy.
+        let err = painters.png(pos.clone(), None, None).await.unwrap_err();
         assert_eq!(err.kind, crate::error::ErrorKind::Busy);
-        drop(held);
-        assert!(
-            painters
-                .png(pos, None)
-                .await
-                .unwrap()
-                .starts_with(b"\x89PNG")
-        );
+        // A painter finishing while the picture waits draws it.
+        let waiting = tokio::spawn({
+            let painters = Painters {
+                wait: Duration::from_secs(60),
+                ..painters.clone()
+            };
+            async move { painters.png(pos, None, None).await }
+        });
+        tokio::task::yield_now().await;
+        held.pop();
+        assert!(waiting.await.unwrap().unwrap().starts_with(b"\x89PNG"));
     }
 }

@@ -1268,7 +1268,7 @@ async fn drag_and_drop_with_the_mouse(driver: &Driver, base: &str) {
     choose_level_1(&s).await;
     s.click("#start-game").await;
     s.wait("our turn", OUR_TURN).await;
-    // Onto the central hexagon: refused, with the reason next to the board.
+    // Onto the central hexagon: refused, with the reason next to the cell of the drop.
     drag(&s, "mouse", "#reserve-me button[data-type='E']", "I9").await;
     let reason = s
         .wait(
@@ -1279,14 +1279,14 @@ async fn drag_and_drop_with_the_mouse(driver: &Driver, base: &str) {
     assert!(reason.as_str().unwrap().contains("E"), "{reason}");
     let near = s
         .eval(
-            "const b = document.getElementById('board').getBoundingClientRect(), e = document.getElementById('game-error').getBoundingClientRect(); return e.top >= b.bottom - 1 && e.top - b.bottom < 40;",
+            "const c = document.querySelector(\"#board polygon.cell[data-cell='I9']\").getBoundingClientRect(), b = document.getElementById('board').getBoundingClientRect(), e = document.getElementById('game-error').getBoundingClientRect(); return e.top >= b.top && e.bottom <= b.bottom && Math.min(Math.abs(e.bottom - c.top), Math.abs(e.top - c.bottom)) < 12 && e.left <= c.right && e.right >= c.left;",
             json!([]),
         )
         .await;
     assert_eq!(
         near,
         json!(true),
-        "the reason is shown just under the board"
+        "the reason is shown over the board, just above or below the cell"
     );
     assert_eq!(move_count(&s).await, 0);
     // Onto E4: placed at once (a drop needs no confirmation).

@@ -1,5 +1,6 @@
 //! The way in, in headless Chromium: a whole lesson of the course done by clicking, with a
-//! refusal and a miss explained on the way; the course's progress surviving a reload; every
+//! refusal (said beside the cell it is about) and a miss explained on the way; the course's
+//! progress surviving a reload; every
 //! task of the course solved by clicking its solution, to the course's end; and a
 //! newcomer's path without typing: home → Learn to play → the end of the course → a first
 //! game against level 1, played to its end by clicking → its review → its share image.
@@ -138,6 +139,20 @@ async fn clear_feedback(s: &Session) {
     .await;
 }
 
+/// The refusal said over the lesson board once there is one, and the cell it is beside.
+async fn refusal(s: &Session) -> (String, String) {
+    let v = s
+        .wait(
+            "the refusal beside its cell",
+            "const n = document.getElementById('learn-note'); return n.textContent && n.classList.contains('anchored') && [n.textContent, n.dataset.cell];",
+        )
+        .await;
+    (
+        v[0].as_str().unwrap().to_owned(),
+        v[1].as_str().unwrap().to_owned(),
+    )
+}
+
 /// The text of the task shown.
 async fn task_text(s: &Session) -> String {
     s.text("#learn-task").await
@@ -202,9 +217,14 @@ async fn a_lesson_by_clicking_then_reload(driver: &Driver, base: &str) {
     clear_feedback(&s).await;
     s.click("#learn-reserve button[data-type='T']").await;
     s.click("#learn-board polygon.cell[data-cell='I9']").await;
-    let refusal = feedback(&s).await;
-    assert!(refusal.contains("central hexagon"), "{refusal}");
-    clear_feedback(&s).await;
+    let (reason, cell) = refusal(&s).await;
+    assert!(reason.contains("central hexagon"), "{reason}");
+    assert_eq!(cell, "I9");
+    assert_eq!(
+        s.text("#learn-feedback").await,
+        "",
+        "a refusal is no verdict"
+    );
     play_by_clicking(&s, &LESSON, "TC10:0").await;
     let miss = feedback(&s).await;
     assert!(miss.contains("F7") && miss.contains("Try again"), "{miss}");
@@ -263,9 +283,27 @@ async fn the_whole_course_by_clicking(driver: &Driver, base: &str) {
                 "return document.getElementById('learn-board').classList.contains('interactive') && document.getElementById('learn-next').hidden;",
             )
             .await;
-            play_by_clicking(&s, &LESSON, task["solution"].as_str().unwrap()).await;
-            let said = feedback(&s).await;
-            assert!(said.starts_with("Well done"), "{name}: {said}");
+            let solution = task["solution"].as_str().unwrap();
+            if task["goal"]["refused"].is_string() {
+                // The task is to try what the rules forbid: the piece, then the cell that
+                // is not marked for it.
+                let (from, to) = solution.split_once('-').unwrap();
+                s.click(&format!("#learn-board polygon.cell[data-cell='{from}']"))
+                    .await;
+                let to = to.split(':').next().unwrap();
+                s.click(&format!("#learn-board polygon.cell[data-cell='{to}']"))
+                    .await;
+                assert_eq!(refusal(&s).await.1, to, "{name}");
+            } else {
+                play_by_clicking(&s, &LESSON, solution).await;
+            }
+            let said = s
+                .wait(
+                    &format!("{name} met"),
+                    "const f = document.getElementById('learn-feedback'); return f.classList.contains('good') && !document.getElementById('learn-next').hidden && f.textContent;",
+                )
+                .await;
+            eprintln!("{name}: {said}");
             s.click("#learn-next").await;
             solved += 1;
         }

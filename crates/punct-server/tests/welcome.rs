@@ -110,13 +110,13 @@ fn node(script: &str, input: &str) -> Option<String> {
 /// Reads the tasks and the server's answers to their solutions on standard input, and
 /// prints one line per task: its name and what the course's checker says.
 const CHECK_ALL: &str = r#"
-import { checkGoal } from "./learn/checker.js";
+import { judgeAnswer } from "./learn/checker.js";
 import { parsePosition } from "./position.js";
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 for (const { name, goal, position, answer } of JSON.parse(input)) {
-  const verdict = checkGoal(goal, { move: answer.canonical, before: parsePosition(position), after: parsePosition(answer.position), outcome: answer.outcome });
-  console.log(`${name} ${verdict.met ? "met" : `unmet:${verdict.why}`}`);
+  const verdict = judgeAnswer(goal, parsePosition(position), answer);
+  console.log(`${name} ${!verdict ? "refused" : verdict.met ? "met" : `unmet:${verdict.why}`}`);
 }
 "#;
 
@@ -148,7 +148,16 @@ async fn every_lesson_task_is_solved_by_its_solution_and_not_by_doing_nothing_mu
             );
             let solution = task["solution"].as_str().unwrap();
             let answer = check(&base, position, solution).await;
-            assert_eq!(answer["legal"], true, "{name}: {solution}: {answer}");
+            // A task may be to try a move the rules forbid, and read why.
+            let refused = task["goal"].get("refused");
+            assert_eq!(
+                answer["legal"],
+                refused.is_none(),
+                "{name}: {solution}: {answer}"
+            );
+            if let Some(code) = refused {
+                assert_eq!(&answer["why"]["code"], code, "{name}: {solution}: {answer}");
+            }
             cases.push(json!({ "name": name, "goal": task["goal"], "position": position, "answer": answer }));
             // The first legal move is not a solution by chance, except where any
             // placement is the point of the task.

@@ -48,15 +48,21 @@ pub(super) async fn game_png(
     };
     let shared = hub.shared(&id).await?;
     let (pos, last) = shared.at(ply)?;
+    let caption = shared.caption(ply);
+    let result = caption.outcome.map(|o| o.to_string()).unwrap_or_default();
     let tag = tag(
         "p",
         &[
             &pos.to_string(),
             &last.map(|m| m.to_string()).unwrap_or_default(),
+            &caption.names[0],
+            &caption.names[1],
+            &result,
         ],
     );
     let cache = if shared.live { REVALIDATE } else { FOREVER };
-    picture(&headers, tag, cache, "image/png", painters.png(pos, last)).await
+    let drawing = painters.png(pos, last, Some(caption));
+    picture(&headers, tag, cache, "image/png", drawing).await
 }
 
 /// `GET /g/{id}/game.gif`: the whole game, a frame per move.
@@ -82,7 +88,14 @@ pub(super) async fn position_png(
 ) -> Result<Response, ApiError> {
     let pos: Position = position_of(q.position.as_deref())?;
     let tag = tag("a", &[&pos.to_string()]);
-    picture(&headers, tag, FOREVER, "image/png", painters.png(pos, None)).await
+    picture(
+        &headers,
+        tag,
+        FOREVER,
+        "image/png",
+        painters.png(pos, None, None),
+    )
+    .await
 }
 
 /// The picture's response: 304 without drawing when the browser holds this version

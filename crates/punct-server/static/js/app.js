@@ -7,6 +7,8 @@ import { loadLanguage, t } from "./i18n.js";
 import { setUpLanguageSwitch } from "./language-switch.js";
 import { navigate } from "./nav.js";
 import { routeOf } from "./routes.js";
+import { applyLook, loadLook } from "./settings.js";
+import { setUpSettings } from "./settings-menu.js";
 import { closeGame, openGame, openReplay, setUpGamePage } from "./pages/game.js";
 import { loadGames } from "./pages/games.js";
 import { openHome, setUpHomePage } from "./pages/home.js";
@@ -66,6 +68,9 @@ document.addEventListener("click", (ev) => {
 });
 setInterval(() => { if (current && current.page === "games" && !document.hidden) loadGames(); }, 10000);
 
+// The boards' look, before anything is drawn.
+applyLook(document.documentElement, loadLook(localStorage));
+
 // The colour theme: the system's, or the one chosen here.
 const THEMES = ["auto", "light", "dark"];
 function applyTheme(theme) {
@@ -85,6 +90,7 @@ try { await loadLanguage(); } catch (e) { console.warn(e.message); }
 // Again, now that its label can be said in the page's language.
 applyTheme(localStorage.getItem("punct.theme") || "auto");
 setUpLanguageSwitch($("language"));
+setUpSettings($("settings"));
 setUpHomePage();
 setUpLearnPage();
 setUpImportPage();

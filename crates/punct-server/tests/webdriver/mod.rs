@@ -559,6 +559,20 @@ impl Session {
         .await;
     }
 
+    /// Runs `script` in every page this browser loads from now on, before the page's own
+    /// scripts (Chromium's DevTools command `Page.addScriptToEvaluateOnNewDocument`).
+    pub async fn before_each_page(&self, script: &str) {
+        self.cmd(
+            reqwest::Method::POST,
+            "/goog/cdp/execute",
+            Some(json!({
+                "cmd": "Page.addScriptToEvaluateOnNewDocument",
+                "params": { "source": script },
+            })),
+        )
+        .await;
+    }
+
     /// Saves a screenshot as target/screenshots/`name`.png.
     pub async fn screenshot(&self, name: &str) {
         let v = self.cmd(reqwest::Method::GET, "/screenshot", None).await;

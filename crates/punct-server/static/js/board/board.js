@@ -7,13 +7,17 @@
 // R, the wheel, or by dragging one of its minor dots round its PÜNCT) and put down by a click
 // on a marked cell (twice with "confirm"), by dropping it there (mouse or touch), or with the
 // keys (arrows, Enter).
+//
+// The host's messages go in its note line (`tell`): a refusal's reason is shown next to the
+// cell it is about, over the board, and goes when the next attempt begins (Esc, a piece
+// picked up or dragged, a move).
 
 import { ALL_CELLS, cellName, footprint, key, parseCell, unkey } from "../geometry.js";
 import { destinations, fitRotation, moveText, nextRotation } from "../moves.js";
 import { t } from "../i18n.js";
 import { topAt } from "../position.js";
 import { planMove, playMove } from "./animate.js";
-import { drawBoardPiece, drawChain, drawHint, drawLastMove, drawLines, drawStatic } from "./draw.js";
+import { drawBoardPiece, drawChain, drawChainLinks, drawHint, drawLastMove, drawLines, drawStatic } from "./draw.js";
 import { D, HEX, hexPoints, xy } from "./layout.js";
 import { drawPiece } from "./pieces.js";
 import { svg } from "./svg.js";
@@ -26,7 +30,8 @@ const DEFAULTS = {
   legal: null, // moves.js's index of the legal moves when the player may move now, else null
   flipped: false,
   lastMove: null,
-  chain: [],
+  chain: [], // cells to mark: a lesson's, or the winning chain
+  won: null, // the winner's colour when `chain` is a winning chain
   hint: null,
   lifted: false,
   confirm: true,
@@ -34,12 +39,13 @@ const DEFAULTS = {
 
 /**
  * Makes the board in `root` (an <svg>). `events`: `move(text)` when a piece is put down on a
- * legal cell; `refused({kind: "move", text} | {kind: "pick", key})` when an attempt is not
- * allowed (the host says why); `inspect(key)` for the cell under the pointer or cursor;
- * `change()` when the piece in hand changes.
+ * legal cell; `refused({kind: "move", text, at} | {kind: "pick", key, at})` when an attempt
+ * is not allowed (the host says why with `tell`; `at` is the cell's key); `inspect(key)` for
+ * the cell under the pointer or cursor; `change()` when the piece in hand changes. `note` is
+ * the host's message line (an element inside a positioned box that holds the board).
  */
-export function createBoard(root, events) {
-  const st = { ...DEFAULTS, animation: null, dropped: null, hand: null, target: null, rot: 0, hover: null, cursor: null, cursorY: null, keyboard: false, pointerDown: false, drag: null, quietClickUntil: 0, pressPicked: false, layers: null, layersFlipped: null };
+export function createBoard(root, events, { note = null } = {}) {
+  const st = { ...DEFAULTS, animation: null, dropped: null, hand: null, target: null, rot: 0, hover: null, cursor: null, cursorY: null, keyboard: false, pointerDown: false, drag: null, quietClickUntil: 0, pressPicked: false, layers: null, layersFlipped: null, attempt: 0, noteAt: null };
 
   const targets = () => (st.legal ? destinations(st.legal, st.hand) : {});
   const handType = () => {
@@ -57,6 +63,46 @@ export function createBoard(root, events) {
 
   function changed() { render(); events.change && events.change(); }
 
+  // ---------- The note: the host's messages, a refusal's beside its cell ----------
+
+  /** Says an attempt is refused: the host answers with `tell(text, what)`. */
+  function refuse(what) { events.refused({ ...what, attempt: st.attempt }); }
+
+  /** A new attempt begins: what was said about the last one goes. */
+  function clearNote() {
+    st.attempt += 1;
+    if (note && note.textContent) tell("");
+  }
+
+  /**
+   * Shows `text` in the note, next to the cell `what.at` when `what` (a refusal) names one;
+   * a refusal's answer that comes after the next attempt began is dropped.
+   */
+  function tell(text, what = null) {
+    if (!note) return;
+    if (what && what.attempt !== undefined && what.attempt !== st.attempt) return;
+    note.textContent = text;
+    st.noteAt = text && what && what.at ? what.at : null;
+    placeNote();
+  }
+
+  // Over the board, centred above the cell (below it near the top edge), within the board's width.
+  function placeNote() {
+    note.classList.toggle("anchored", !!st.noteAt);
+    note.dataset.cell = st.noteAt ? cellName(...unkey(st.noteAt)) : "";
+    const box = note.offsetParent;
+    const cell = st.noteAt && root.querySelector(`polygon.cell[data-cell='${note.dataset.cell}']`);
+    if (!cell || !box) { note.style.left = ""; note.style.top = ""; return; }
+    const c = cell.getBoundingClientRect(), b = box.getBoundingClientRect(), area = root.getBoundingClientRect();
+    const w = note.offsetWidth, h = note.offsetHeight, gap = 6;
+    const left = Math.max(area.left, Math.min(area.right - w, c.left + c.width / 2 - w / 2)) - b.left;
+    const above = c.top - gap - h;
+    const top = (above >= area.top ? above : c.bottom + gap) - b.top;
+    note.style.left = `${left}px`;
+    note.style.top = `${top}px`;
+  }
+  window.addEventListener("resize", () => { if (st.noteAt) placeNote(); });
+
   function clear() { st.hand = null; st.target = null; st.drag = null; }
 
   function put(k, dragged = false) {
@@ -66,11 +112,13 @@ export function createBoard(root, events) {
     // A piece the player dragged there is already where it lands: it is not animated again.
     st.dropped = dragged ? text : null;
     clear();
+    clearNote();
     changed();
     events.move(text);
   }
 
   function holdFrom(k) {
+    clearNote();
     const top = topAt(st.position, k);
     st.hand = { kind: "shift", from: key(top.c, top.r) };
     st.target = null;
@@ -91,17 +139,17 @@ export function createBoard(root, events) {
     if (st.drag) return;
     const top = st.position && topAt(st.position, k);
     events.inspect(k);
-    if (!st.legal) { if (top) events.refused({ kind: "pick", key: k }); return; }
+    if (!st.legal) { if (top) refuse({ kind: "pick", key: k, at: k }); return; }
     const t = targets();
     if (st.hand && t[k]) {
       if (st.target === k || !st.confirm) put(k);
-      else { st.target = k; st.rot = fitRotation(st.rot, t[k]); changed(); }
+      else { clearNote(); st.target = k; st.rot = fitRotation(st.rot, t[k]); changed(); }
       return;
     }
     const from = movableAt(k);
     if (from) { holdFrom(k); changed(); return; }
-    if (st.hand) { events.refused({ kind: "move", text: moveText(st.hand, k, st.rot) }); return; }
-    if (top) events.refused({ kind: "pick", key: k });
+    if (st.hand) { refuse({ kind: "move", text: moveText(st.hand, k, st.rot), at: k }); return; }
+    if (top) refuse({ kind: "pick", key: k, at: k });
   }
 
   // ---------- Pointer: clicks, hover, drags ----------
@@ -121,6 +169,7 @@ export function createBoard(root, events) {
 
   /** Starts dragging what is in hand (from the reserve or the board) with the pointer of `ev`. */
   function startDrag(ev, origin) {
+    clearNote();
     st.drag = { kind: "piece", x: ev.clientX, y: ev.clientY, id: ev.pointerId, moved: false, at: null, origin };
     window.addEventListener("pointermove", onDragMove);
     window.addEventListener("pointerup", onDragEnd);
@@ -155,7 +204,7 @@ export function createBoard(root, events) {
     const k = ev.type === "pointerup" ? cellAt(ev) : null;
     if (k && targets()[k]) { put(k, true); return; }
     st.target = null;
-    if (k && !(st.hand.kind === "shift" && k === st.hand.from)) events.refused({ kind: "move", text: moveText(st.hand, k, st.rot) });
+    if (k && !(st.hand.kind === "shift" && k === st.hand.from)) refuse({ kind: "move", text: moveText(st.hand, k, st.rot), at: k });
     changed();
   }
 
@@ -315,6 +364,7 @@ export function createBoard(root, events) {
 
   /** Takes a piece of `type` from the reserve; `byKeyboard` puts it on the legal cell nearest the middle and focuses the board. */
   function pick(type, byKeyboard = false) {
+    clearNote();
     st.hand = { kind: "place", type };
     st.target = null;
     if (byKeyboard) {
@@ -377,7 +427,7 @@ export function createBoard(root, events) {
     root.classList.toggle("interactive", !!st.legal);
 
     if (st.lastMove) drawLastMove(under, pos, st.lastMove, flipped);
-    drawChain(under, st.chain || [], flipped);
+    drawChain(under, st.chain || [], flipped, st.won);
 
     // Pieces, lowest level first so that higher ones cover them; the one in hand is lifted off.
     const lifting = st.hand && st.hand.kind === "shift" && (hand || (st.drag && st.drag.moved)) ? st.hand.from : null;
@@ -389,6 +439,7 @@ export function createBoard(root, events) {
     }
     playMove(st.animation, drawn, (k) => point(...unkey(k)));
     st.animation = null;
+    if (st.won) drawChainLinks(overlay, st.chain || [], flipped);
 
     if (st.hand) {
       if (st.hand.kind === "shift") drawLines(overlay, unkey(st.hand.from), flipped);
@@ -441,6 +492,7 @@ export function createBoard(root, events) {
         st.dropped = null;
       }
       if (moved || !st.legal) clear();
+      if (moved) clearNote();
       render();
       if (moved) events.change && events.change();
     },
@@ -452,8 +504,9 @@ export function createBoard(root, events) {
     stepTarget,
     /** Puts the piece in hand down on its chosen cell; false when none is chosen. */
     putDown() { if (!st.hand || !st.target) return false; put(st.target); return true; },
-    /** Drops the piece in hand. */
-    cancel() { clear(); changed(); },
+    /** Drops the piece in hand, and what was said about it. */
+    cancel() { clear(); clearNote(); changed(); },
+    tell,
     key: key_,
     /** Whether the click that just came is the end of a drag (and so no click). */
     quietClick: () => performance.now() < st.quietClickUntil,

@@ -2,7 +2,7 @@
 // orientation, so that pointer events always land on the same elements), and the pieces and
 // marks above them (made again on every change).
 
-import { ALL_CELLS, DIRS, LETTERS, cellName, exists, footprint, goalOf, inCentre, parseCell, unkey } from "../geometry.js";
+import { ALL_CELLS, DIRS, LETTERS, adjacent, cellName, exists, footprint, goalOf, inCentre, parseCell, unkey } from "../geometry.js";
 import { parseMove } from "../moves.js";
 import { HEX, D, hexPoints, viewBox, xy } from "./layout.js";
 import { drawPiece } from "./pieces.js";
@@ -30,20 +30,43 @@ export function drawStatic(root, flipped) {
       svg("line", { x1: x + HEX * Math.cos(a), y1: y + HEX * Math.sin(a), x2: x + HEX * Math.cos(b), y2: y + HEX * Math.sin(b), class: "centre-edge" }, cells);
     }
   }
-  // Labels: column letters beyond each column's first cell, row numbers beyond each row's.
+  for (const { x, y, text } of labels(flipped)) svg("text", { x, y: y + 4, "text-anchor": "middle", class: "label" }, root).textContent = text;
+  const under = svg("g", { "pointer-events": "none" }, root);
+  const overlay = svg("g", { "pointer-events": "none" }, root);
+  return { under, overlay };
+}
+
+/** The least distance between two labels' centres, so that no two touch. */
+const LABEL_GAP = 15;
+
+/**
+ * The board's labels: each column's letter beyond its first cell, each row's number beyond
+ * its first cell. Column A and row 1 both start beside the missing corner A1, so labels that
+ * fall too close are pushed apart along the line between them.
+ */
+export function labels(flipped = false) {
+  const out = [];
   for (let c = 0; c < 17; c++) {
     const rows = ALL_CELLS.filter((p) => p[0] === c).map((p) => p[1]);
     const [x, y] = xy(c, Math.min(...rows) - 0.85, flipped);
-    svg("text", { x, y: y + 4, "text-anchor": "middle", class: "label" }, root).textContent = LETTERS[c];
+    out.push({ x, y, text: LETTERS[c] });
   }
   for (let r = 0; r < 17; r++) {
     const cols = ALL_CELLS.filter((p) => p[1] === r).map((p) => p[0]);
     const [x, y] = xy(Math.min(...cols) - 0.85, r, flipped);
-    svg("text", { x, y: y + 4, "text-anchor": "middle", class: "label" }, root).textContent = r + 1;
+    out.push({ x, y, text: String(r + 1) });
   }
-  const under = svg("g", { "pointer-events": "none" }, root);
-  const overlay = svg("g", { "pointer-events": "none" }, root);
-  return { under, overlay };
+  for (let i = 0; i < out.length; i++) {
+    for (let j = i + 1; j < out.length; j++) {
+      const a = out[i], b = out[j];
+      const d = Math.hypot(b.x - a.x, b.y - a.y);
+      if (d >= LABEL_GAP || d === 0) continue;
+      const push = (LABEL_GAP - d) / 2 / d;
+      const [dx, dy] = [(b.x - a.x) * push, (b.y - a.y) * push];
+      a.x -= dx; a.y -= dy; b.x += dx; b.y += dy;
+    }
+  }
+  return out;
 }
 
 /** Draws a piece on the board: `p` as position.js reads it. */
@@ -69,13 +92,35 @@ export function drawLastMove(g, pos, move, flipped) {
   if (m.kind === "shift") { const [x, y] = xy(...unkey(m.from), flipped); svg("circle", { cx: x, cy: y, r: HEX * 0.75, class: "last-from" }, g); }
 }
 
-/** The winning chain, under the dots that make it. */
-export function drawChain(g, names, flipped) {
+/** Cells marked under the dots on them: a lesson's, or (`won`, the winner's colour) a winning chain's. */
+export function drawChain(g, names, flipped, won = null) {
   for (const name of names) {
     const cr = parseCell(name);
     if (!cr) continue;
     const [x, y] = xy(...cr, flipped);
-    svg("polygon", { points: hexPoints(x, y, HEX - 1.5), class: "chain", "data-cell": name }, g);
+    svg("polygon", { points: hexPoints(x, y, HEX - 1.5), class: won ? "chain won" : "chain", "data-cell": name }, g);
+  }
+}
+
+/**
+ * A winning chain's dots joined, over the pieces, by a bold line: each cell to the one it
+ * was reached from, going out from the first, so that the line branches but never loops.
+ */
+export function drawChainLinks(g, names, flipped) {
+  const cells = names.map(parseCell).filter(Boolean);
+  const pairs = [];
+  const reached = cells.slice(0, 1);
+  for (let i = 0; i < reached.length; i++) {
+    for (const c of cells) {
+      if (!reached.includes(c) && adjacent(reached[i], c)) { reached.push(c); pairs.push([reached[i], c]); }
+    }
+  }
+  const links = svg("g", { class: "chain-links" }, g);
+  for (const cls of ["chain-link edge", "chain-link"]) {
+    for (const [a, b] of pairs) {
+      const [x1, y1] = xy(...a, flipped), [x2, y2] = xy(...b, flipped);
+      svg("line", { x1, y1, x2, y2, class: cls }, links);
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { api } from "../net.js";
 import { moveLabel, sideName } from "../format.js";
-import { t } from "../i18n.js";
+import { language, t } from "../i18n.js";
 
 /** Analysis asked of the server for one position at a time; `onResult()` when an answer comes. */
 export function createAnalysis(onResult) {
@@ -32,14 +32,24 @@ export function createAnalysis(onResult) {
   };
 }
 
-/** The analysis in words, and White's share for the bar, for a result `r` in position `pos`. */
+/**
+ * The analysis in words, and White's expected score for the bar, for a result `r` in
+ * position `pos`. The engine gives the chances of the side to move; the words give those of
+ * the side it favours ("White wins 56 %"), so that no one has to turn them round.
+ */
 export function describeAnalysis(r, pos) {
   if (!r.best_move) return { text: t("game.analysis.over"), white: null };
-  const white = pos.turn === "white" ? r.win + r.draw / 2 : r.loss + r.draw / 2;
+  const whiteWins = pos.turn === "white" ? r.win : r.loss;
+  const blackWins = pos.turn === "white" ? r.loss : r.win;
+  const white = whiteWins + r.draw / 2;
+  const favoured = white >= 0.5 ? "white" : "black";
   const line = r.pv.map((m, i) => `${moveLabel(pos.ply + i)} ${m}`).join("  ");
-  const pct = (x) => `${(x * 100).toFixed(0)}%`;
+  const pct = new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 0 });
   return {
-    text: t("game.analysis.result", { side: sideName(pos.turn), win: pct(r.win), draw: pct(r.draw), loss: pct(r.loss), score: white.toFixed(2), line: line || r.best_move, nodes: r.nodes }),
+    text: t("game.analysis.result", {
+      side: sideName(favoured), chance: pct.format(favoured === "white" ? whiteWins : blackWins),
+      draw: pct.format(r.draw), line: line || r.best_move, nodes: r.nodes,
+    }),
     white,
   };
 }

@@ -1,9 +1,11 @@
 // Whether a lesson's task is met. The rules are the server's: it says whether a move is
-// legal, the position after it and the outcome it brings (`GET /api/legal?position&move`).
-// This module only reads that answer against the task's goal, so it never decides what the
-// rules allow.
+// legal, the position after it and the outcome it brings, or why it is refused
+// (`GET /api/legal?position&move`). This module only reads that answer against the task's
+// goal, so it never decides what the rules allow.
 //
 // A goal lists conditions, all of which must hold:
+//   refused: code             the attempt is refused for this reason (`why.code`): a task
+//                             that has the learner try what the rules forbid
 //   kind: "place" | "shift"   the move places a piece, or moves one on the board
 //   from: cell                a move of the piece whose PÜNCT is on that cell
 //   to: cell                  the PÜNCT ends on that cell
@@ -13,9 +15,12 @@
 //   frozen: cell              the opponent's piece whose PÜNCT is on that cell is covered
 //   lead: true                the mover shows more dots in the central hexagon than the opponent
 //   win: true                 the move wins the game
+//   ends: termination         the move ends the game this way ("uncovered connection")
+//   safe: true                the move does not end the game
 
 import { key, nameKey, unkey } from "../geometry.js";
 import { parseMove } from "../moves.js";
+import { parsePosition } from "../position.js";
 
 const other = (colour) => (colour === "white" ? "black" : "white");
 
@@ -70,5 +75,18 @@ export function checkGoal(goal, { move, before, after, outcome }) {
     return fail("lead", { mine: after.centre[mover], theirs: after.centre[other(mover)] });
   }
   if (goal.win && !(outcome && outcome.winner === mover)) return fail("win");
+  if (goal.ends && !(outcome && outcome.termination === goal.ends)) return fail("ends");
+  if (goal.safe && outcome) return fail("safe");
   return { met: true };
+}
+
+/**
+ * Reads the server's `answer` to an attempt in position `before` (position.js's reading)
+ * against `goal`: `{met: true}`, `{met: false, why, vars}` as `checkGoal` says, or null for
+ * a refusal the task did not ask for (the board says why it is refused).
+ */
+export function judgeAnswer(goal, before, answer) {
+  if (!answer.legal) return goal.refused && answer.why && answer.why.code === goal.refused ? { met: true } : null;
+  if (goal.refused) return { met: false, why: "refused", vars: {} };
+  return checkGoal(goal, { move: answer.canonical, before, after: parsePosition(answer.position), outcome: answer.outcome });
 }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkGoal, pieceDown } from "./checker.js";
+import { checkGoal, judgeAnswer, pieceDown } from "./checker.js";
 import { parsePosition } from "../position.js";
 import { parseMove } from "../moves.js";
 
@@ -62,4 +62,27 @@ test("the centre lead and the win are read from the position after and the serve
   assert.equal(judge({ win: true }, START, "TE4:0", "standard b 1 wTE4:0@1").why, "win");
   assert.equal(judge({ win: true }, START, "TE4:0", "standard b 1 wTE4:0@1", { winner: "white" }).met, true);
   assert.equal(judge({ win: true }, START, "TE4:0", "standard b 1 wTE4:0@1", { winner: "black" }).met, false);
+});
+
+test("a task that asks for a forbidden attempt is met by its refusal and by no other", () => {
+  const before = parsePosition(START);
+  const goal = { refused: "punct_on_opponent" };
+  const refusal = (code) => ({ legal: false, reason: "…", why: { code } });
+  assert.deepEqual(judgeAnswer(goal, before, refusal("punct_on_opponent")), { met: true });
+  assert.equal(judgeAnswer(goal, before, refusal("unsupported")), null);
+  const legal = { legal: true, canonical: "TE4:0", position: "standard b 1 wTE4:0@1", outcome: null };
+  assert.equal(judgeAnswer(goal, before, legal).why, "refused");
+  // Any other task: a refusal is no verdict, a legal move is checked against the goal.
+  assert.equal(judgeAnswer({ kind: "place" }, before, refusal("centre_standard")), null);
+  assert.deepEqual(judgeAnswer({ kind: "place" }, before, legal), { met: true });
+});
+
+test("a task can ask for a game's end of one kind, or for the game to go on", () => {
+  const before = "standard w 0 -";
+  const uncovered = { winner: "black", termination: "uncovered connection", result: "0-1", winning_chain: [] };
+  const after = "standard b 1 wTE4:0@1";
+  assert.equal(judge({ ends: "uncovered connection" }, before, "TE4:0", after, uncovered).met, true);
+  assert.equal(judge({ ends: "uncovered connection" }, before, "TE4:0", after).why, "ends");
+  assert.equal(judge({ safe: true }, before, "TE4:0", after).met, true);
+  assert.equal(judge({ safe: true }, before, "TE4:0", after, uncovered).why, "safe");
 });

@@ -11,7 +11,7 @@ import { nameKey } from "../geometry.js";
 const read = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
 const { lessons } = read("./lessons.json");
 const english = read("../../i18n/en/learn.json");
-const GOALS = new Set(["kind", "from", "to", "own", "level", "bridge", "frozen", "lead", "win"]);
+const GOALS = new Set(["refused", "kind", "from", "to", "own", "level", "bridge", "frozen", "lead", "win", "ends", "safe"]);
 
 test("the course has lessons of a few tasks each, with unique names", () => {
   assert.ok(lessons.length >= 8);
@@ -37,6 +37,14 @@ test("every task's position, solution, goal and marks read", () => {
   }
 });
 
+test("a task met by a refusal or by the game's end says what happened in its own words", () => {
+  for (const l of lessons) {
+    for (const t of l.tasks) {
+      if (t.goal.refused || t.goal.ends) assert.ok(english[`learn.${l.id}.${t.id}.met`], `${l.id}/${t.id}`);
+    }
+  }
+});
+
 test("every lesson and task has its texts in English", () => {
   for (const l of lessons) {
     for (const key of [`learn.${l.id}.title`, `learn.${l.id}.intro`]) assert.ok(english[key], key);
@@ -44,7 +52,7 @@ test("every lesson and task has its texts in English", () => {
       for (const key of [`learn.${l.id}.${t.id}`, `learn.${l.id}.${t.id}.hint`]) assert.ok(english[key], key);
     }
   }
-  for (const why of ["move", "place", "shift", "from", "to", "own", "level", "bridge", "frozen", "lead", "win"]) {
+  for (const why of ["refused", "move", "place", "shift", "from", "to", "own", "level", "bridge", "frozen", "lead", "win", "ends", "safe"]) {
     assert.ok(english[`learn.unmet.${why}`], why);
   }
 });

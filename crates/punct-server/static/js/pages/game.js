@@ -4,12 +4,13 @@
 
 import { $, el } from "../dom.js";
 import { createBoard } from "../board/board.js";
-import { fmtClock, moveLabel, other, outcomeText, sideName } from "../format.js";
+import { fmtClock, moveLabel, other, outcomeText, playerName, sideName } from "../format.js";
 import { cellName } from "../geometry.js";
 import { t } from "../i18n.js";
-import { indexMoves } from "../moves.js";
+import { indexMoves, parseMove } from "../moves.js";
 import { api } from "../net.js";
 import { describeStack, parsePosition, topAt } from "../position.js";
+import { legalMoves } from "../rules-wasm.js";
 import { GameSocket } from "../socket.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
 import { refusalText } from "../game/refusal.js";
@@ -45,7 +46,10 @@ function read(text) {
 let board;
 const analysis = createAnalysis(() => render());
 
-function say(text) { $("game-error").textContent = text; }
+/** Says `text` in the board's note line; beside the cell a refusal `what` names (board.js). */
+function say(text, what = null) {
+  if (board) board.tell(text, what); else $("game-error").textContent = text;
+}
 
 // ---------- What is shown ----------
 
@@ -184,39 +188,43 @@ async function refreshLegal() {
   g.legalFor = s.position;
   g.legalIndex = null;
   try {
-    const { moves } = await api("GET", `/api/legal?position=${encodeURIComponent(s.position)}`);
+    const moves = (await legalMoves(s.position)) ?? (await api("GET", `/api/legal?position=${encodeURIComponent(s.position)}`)).moves;
     if (g.legalFor === s.position) { g.legalIndex = indexMoves(moves); render(); }
   } catch (e) { g.legalFor = null; say(e.message); }
 }
 
 // ---------- Acting ----------
 
-async function act(fields) {
+/** Sends an action; a refusal is said beside the cell `where` names (`{at}`), if any. */
+async function act(fields, where = null) {
   say("");
   if (!g.socket) { say(cannotAct() || t("game.notConnected")); return; }
   try { await g.socket.act(fields); }
-  catch (e) { say(e.message); }
+  catch (e) { say(e.message, where); }
 }
 
-function sendMove(text) { act({ action: "move", move: text }); }
+function sendMove(text) {
+  const m = parseMove(text);
+  act({ action: "move", move: text }, m && { at: m.to });
+}
 
-/** Asks the server why `move` is not legal in the live position, and says it. */
-async function explain(move, fallback) {
+/** Asks the server why `move` is not legal in the live position, and says it beside the cell of `what`. */
+async function explain(move, what, fallback) {
   try {
     const r = await api("GET", `/api/legal?position=${encodeURIComponent(g.state.position)}&move=${encodeURIComponent(move)}`);
-    if (!r.legal) say((fallback && fallback(r)) || t("game.notAllowed", { move, reason: refusalText(r) }));
-  } catch (e) { say(e.message); }
+    if (!r.legal) say((fallback && fallback(r)) || t("game.notAllowed", { move, reason: refusalText(r) }), what);
+  } catch (e) { say(e.message, what); }
 }
 
 function refused(what) {
   const why = cannotAct();
-  if (what.kind === "move") { explain(what.text); return; }
+  if (what.kind === "move") { explain(what.text, what); return; }
   const pos = read(shownText());
   const top = topAt(pos, what.key);
-  if (why) { if (g.state && g.state.you.length) say(why); else if (!g.state) say(why); return; }
-  if (top.colour !== g.state.turn) { say(t("game.theirPiece", { side: sideName(top.colour) })); return; }
+  if (why) { if (g.state && g.state.you.length) say(why, what); else if (!g.state) say(why, what); return; }
+  if (top.colour !== g.state.turn) { say(t("game.theirPiece", { side: sideName(top.colour) }), what); return; }
   const at = cellName(top.c, top.r);
-  explain(`${at}-${at}:${top.rot}`, (r) => (r.why && r.why.code === "frozen" ? t("game.frozen", { cell: at, above: r.why.above }) : t("game.noMove", { cell: at })));
+  explain(`${at}-${at}:${top.rot}`, what, (r) => (r.why && r.why.code === "frozen" ? t("game.frozen", { cell: at, above: r.why.above }) : t("game.noMove", { cell: at })));
 }
 
 function pickReserve(colour, type, byKeyboard) {
@@ -251,6 +259,7 @@ function render() {
     flipped: g.flipped,
     lastMove: ply > 0 ? allMoves()[ply - 1] : null,
     chain: (out && out.winning_chain) || [],
+    won: out && out.winning_chain && out.winning_chain.length ? out.winner : null,
     hint: hint && hint.best_move,
     lifted: $("lift").checked,
     confirm: $("confirm-moves").checked,
@@ -260,11 +269,18 @@ function render() {
   if (analysisOn() && !analysisRefused()) analysis.want(text);
 }
 
-/** A seat's name as shown: the player's, and whether the seat is open or the viewer's. */
+/** A seat's name as shown: the player's (the computer by its level), an open seat as such, and the viewer's marked. */
 function seatName(s, colour) {
   const seat = s.seats[colour];
-  const name = seat.open ? t("game.seat.open", { name: seat.name }) : seat.name;
+  let name = seat.computer ? t("common.player.computer", { level: seat.computer }) : playerName(seat.name);
+  if (seat.open) name = t("game.seat.free");
   return s.you.includes(colour) ? t("game.seat.you", { name }) : name;
+}
+
+/** A player's name in the record under review (its White or Black tag), else the side's name. */
+function recordName(colour) {
+  const name = g.replay && g.replay.tags && g.replay.tags[colour === "white" ? "White" : "Black"];
+  return name && name !== "?" ? playerName(name) : sideName(colour);
 }
 
 function renderPanel(pos) {
@@ -274,14 +290,14 @@ function renderPanel(pos) {
   const them = other(me);
   for (const colour of ["white", "black"]) {
     const box = $(`p-${colour}`);
-    box.querySelector(".name").textContent = s ? seatName(s, colour) : sideName(colour);
+    box.querySelector(".name").textContent = s ? seatName(s, colour) : recordName(colour);
     box.classList.toggle("to-move", pos.turn === colour && !(atEnd() && outcome()));
   }
   updateClocks();
   let status;
   const out = outcome();
   const side = sideName(pos.turn);
-  if (g.viewPly !== null && !atEnd()) status = t(live ? "game.status.reviewingLive" : "game.status.reviewing", { ply: shownPly(), total: allMoves().length });
+  if (g.viewPly !== null && !atEnd()) status = t(live && !s.outcome ? "game.status.reviewingLive" : "game.status.reviewing", { ply: shownPly(), total: allMoves().length });
   else if (out) status = t("game.status.over", { outcome: outcomeText(out), result: out.result });
   else if (!live) status = t("game.status.imported", { side });
   else if (seatsOpen()) status = t(s.you.length ? "game.status.waitingFriend" : "game.status.waitingSecond");
@@ -289,6 +305,9 @@ function renderPanel(pos) {
   else status = t(myTurn() ? "game.status.yourTurn" : "game.status.toMove", { side });
   $("status").textContent = status;
   $("status").classList.toggle("over", !!out && atEnd());
+  const banner = $("game-result");
+  banner.hidden = !(out && atEnd());
+  if (!banner.hidden) banner.textContent = outcomeText(out);
   $("watching").hidden = !(s && !s.you.length);
   $("centre").textContent = pos.variant === "standard" ? t("game.centre", pos.centre) : t("game.basic");
   document.title = myTurn() && g.viewPly === null ? t("game.yourTurnTitle") : "PÜNCT";
@@ -310,6 +329,12 @@ function renderPanel(pos) {
   const hand = !!held.hand;
   for (const id of ["rot-left", "rot-right", "cancel-sel"]) $(id).disabled = !hand;
   $("put-down").disabled = !(hand && held.target);
+  // The piece-in-hand controls are for a seated player of a game going on; watchers and
+  // reviewers of a finished game or a record have no piece to hold.
+  const plays = !!(s && s.you.length && !s.outcome);
+  for (const id of ["rot-left", "rot-right", "put-down", "cancel-sel", "confirm-moves-label"]) $(id).hidden = !plays;
+  // Playing on against the computer is for a finished game or a record, not a game going on.
+  $("play-from-row").hidden = !!(s && !s.outcome);
 
   const offers = $("offers");
   offers.textContent = "";
@@ -351,8 +376,8 @@ function renderMoveList(list, listKey, startPly) {
   // Keep the current move in view by scrolling the list alone (never the page).
   const cur = list.querySelector(".current");
   if (cur) {
-    const top = cur.offsetTop;
-    if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top - list.clientHeight / 2;
+    const l = list.getBoundingClientRect(), c = cur.getBoundingClientRect();
+    if (c.top < l.top || c.bottom > l.bottom) list.scrollTop += c.top - l.top - (list.clientHeight - c.height) / 2;
   }
 }
 
@@ -410,7 +435,7 @@ export function setUpGamePage() {
     refused,
     inspect: (k, hint = "") => { $("stack-info").textContent = describeStack(read(shownText()), k) + hint; },
     change: () => { if (shownText()) renderPanel(read(shownText())); },
-  });
+  }, { note: $("game-error") });
   setUpSounds($("sound"));
   $("rot-left").addEventListener("click", () => board.turn(-1));
   $("rot-right").addEventListener("click", () => board.turn(1));

@@ -6,10 +6,11 @@
 import { $, el } from "../dom.js";
 import { drawPieces, drawStatic } from "../board/draw.js";
 import { createBoard } from "../board/board.js";
-import { LEVEL_NAMES, levelName } from "../format.js";
+import { LEVEL_NAMES, levelName, playerName } from "../format.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
-import { parsePosition } from "../position.js";
+import { nameKey } from "../geometry.js";
+import { parsePosition, topAt } from "../position.js";
 import { routeOf } from "../routes.js";
 import { createGame } from "./import.js";
 
@@ -69,6 +70,7 @@ export function setUpHomePage() {
       clock: clockSpec(f.get("clock")), name: f.get("name") || undefined,
     });
   });
+  $("play-computer-detail").textContent = t("home.computer.detail", { level: QUICK_LEVEL, count: LEVEL_NAMES.length });
   $("play-computer").addEventListener("click", () => start({ mode: "computer", level: QUICK_LEVEL, colour: "white", variant: "standard", name: savedName() }));
   $("play-friend").addEventListener("click", () => start({ mode: "friend", variant: "standard", name: savedName() }));
   showcase = createBoard($("home-board"), { move: () => {}, refused: () => {}, inspect: () => {} });
@@ -124,8 +126,8 @@ function showLive(game) {
   clearTimeout(demoTimer);
   demoTimer = null;
   live = game.id;
-  showcase.set({ position: parsePosition(game.position), lastMove: null, chain: [] });
-  caption(t("home.show.live", { white: game.white, black: game.black, count: game.moves }), `/g/${encodeURIComponent(game.id)}`);
+  showcase.set({ position: parsePosition(game.position), lastMove: null, chain: [], won: null });
+  caption(t("home.show.live", { white: playerName(game.white), black: playerName(game.black), count: game.moves }), `/g/${encodeURIComponent(game.id)}`);
 }
 
 async function playDemo() {
@@ -142,11 +144,9 @@ async function playDemo() {
     if (!onHome() || live) { demoTimer = null; return; }
     const last = demo.positions.length - 1;
     const ply = demoPly;
-    showcase.set({
-      position: parsePosition(demo.positions[ply]),
-      lastMove: ply > 0 ? demo.moves[ply - 1] : null,
-      chain: ply === last ? demo.chain : [],
-    });
+    const position = parsePosition(demo.positions[ply]);
+    const won = ply === last ? topAt(position, nameKey(demo.chain[0])).colour : null;
+    showcase.set({ position, lastMove: ply > 0 ? demo.moves[ply - 1] : null, chain: won ? demo.chain : [], won });
     demoPly = ply === last ? 0 : ply + 1;
     demoTimer = setTimeout(step, ply === last ? DEMO_END_MS : DEMO_STEP_MS);
   };
@@ -171,7 +171,7 @@ function showThumbnails(games) {
   list.textContent = "";
   if (!games.length) { list.append(el("li", { class: "none", text: t("home.live.none") })); return; }
   for (const g of games.slice(0, THUMBNAILS)) {
-    const label = t("home.live.game", { white: g.white, black: g.black, count: g.moves });
+    const label = t("home.live.game", { white: playerName(g.white), black: playerName(g.black), count: g.moves });
     const a = el("a", { href: `/g/${encodeURIComponent(g.id)}`, "aria-label": t("home.live.watch", { game: label }) });
     let pic;
     try { pic = thumbnail(g.position); } catch { pic = el("span"); }

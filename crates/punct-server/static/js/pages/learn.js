@@ -10,11 +10,12 @@ import { cellName } from "../geometry.js";
 import { renderReserve } from "../game/reserve.js";
 import { refusalText } from "../game/refusal.js";
 import { t } from "../i18n.js";
-import { checkGoal } from "../learn/checker.js";
+import { judgeAnswer } from "../learn/checker.js";
 import { lessonDone, loadProgress, markDone, nextTask, saveProgress, taskKey } from "../learn/progress.js";
 import { indexMoves } from "../moves.js";
 import { api } from "../net.js";
 import { describeStack, parsePosition, topAt } from "../position.js";
+import { legalMoves } from "../rules-wasm.js";
 import { routeOf } from "../routes.js";
 import { createGame } from "./import.js";
 
@@ -27,6 +28,7 @@ const L = {
   legal: null,
   lastMove: null,
   chain: [],
+  won: null, // the winner's colour once a move ended the game
   ending: false, // the course's end is shown
 };
 let board = null;
@@ -51,35 +53,52 @@ async function setTask(at) {
   L.lastMove = null;
   L.pos = parsePosition(task().position);
   L.chain = [...task().marks];
+  L.won = null;
   L.legal = null;
   say("");
+  board.tell("");
   $("learn-hint-text").hidden = true;
   render();
   const position = task().position;
   try {
-    const { moves } = await api("GET", legalUrl(position));
+    const moves = (await legalMoves(position)) ?? (await api("GET", legalUrl(position))).moves;
     if (L.pos && L.pos.text === position && L.phase === "try") { L.legal = indexMoves(moves); render(); }
   } catch (e) { say(e.message, "bad"); }
 }
 
-async function tryMove(move) {
+/** What the course says when a task is met: the task's own words when it has them. */
+function metText() {
+  const key = `learn.${lesson().id}.${task().id}.met`;
+  const own = t(key);
+  return own === key ? t("learn.met") : own;
+}
+
+/**
+ * Asks the server about `move` and reads its answer against the task; a refusal is said
+ * beside the cell of `what` (the board's refused attempt, when it was one).
+ */
+async function tryMove(move, what = null) {
   const position = task().position;
   const before = L.pos;
   let answer;
   try { answer = await api("GET", legalUrl(position, move)); } catch (e) { say(e.message, "bad"); return; }
   if (L.pos !== before) return;
-  if (!answer.legal) { say(t("learn.refused", { move, reason: refusalText(answer) }), "bad"); return; }
-  const after = parsePosition(answer.position);
-  const verdict = checkGoal(task().goal, { move: answer.canonical, before, after, outcome: answer.outcome });
-  L.pos = after;
+  const verdict = judgeAnswer(task().goal, before, answer);
+  if (!answer.legal) board.tell(t("learn.refused", { move, reason: refusalText(answer) }), what);
+  if (!verdict) return;
+  if (answer.legal) {
+    L.pos = parsePosition(answer.position);
+    L.lastMove = answer.canonical;
+    const chain = answer.outcome && answer.outcome.winning_chain;
+    L.chain = chain && chain.length ? chain : [...task().marks];
+    L.won = chain && chain.length ? answer.outcome.winner : null;
+  }
   L.legal = null;
-  L.lastMove = answer.canonical;
-  L.chain = answer.outcome && answer.outcome.winning_chain ? answer.outcome.winning_chain : [...task().marks];
   if (verdict.met) {
     L.phase = "met";
     L.progress = markDone(L.progress, lesson(), task());
     saveProgress(localStorage, L.progress);
-    say(t("learn.met"), "good");
+    say(metText(), "good");
   } else {
     L.phase = "unmet";
     say(`${t(`learn.unmet.${verdict.why}`, verdict.vars)} ${t("learn.again")}`, "bad");
@@ -88,24 +107,24 @@ async function tryMove(move) {
   $(verdict.met ? "learn-next" : "learn-retry").focus();
 }
 
-/** Why a piece on the board cannot be picked up, in the server's words where it has them. */
+/** Why an attempt is refused, beside its cell, in the server's words where it has them. */
 async function refused(what) {
   if (L.phase !== "try" || !L.legal) return;
-  if (what.kind === "move") { tryMove(what.text); return; }
+  if (what.kind === "move") { tryMove(what.text, what); return; }
   const top = topAt(L.pos, what.key);
   if (!top) return;
-  if (top.colour !== L.pos.turn) { say(t("learn.not_yours", { colour: t(`learn.colour.${top.colour}`) }), "bad"); return; }
+  if (top.colour !== L.pos.turn) { board.tell(t("learn.not_yours", { colour: t(`learn.colour.${top.colour}`) }), what); return; }
   const at = cellName(top.c, top.r);
   try {
     const r = await api("GET", legalUrl(L.pos.text, `${at}-${at}:${top.rot}`));
-    say(r.legal ? t("learn.no_move", { cell: at }) : t("learn.refused", { move: at, reason: refusalText(r) }), "bad");
-  } catch (e) { say(e.message, "bad"); }
+    board.tell(r.legal ? t("learn.no_move", { cell: at }) : t("learn.refused", { move: at, reason: refusalText(r) }), what);
+  } catch (e) { board.tell(e.message, what); }
 }
 
 function pickReserve(type, byKeyboard) {
   if (board.quietClick() || L.phase !== "try") return;
   if (!L.legal) return;
-  if (!L.legal.place[type]) { say(t("learn.no_room", { type }), "bad"); return; }
+  if (!L.legal.place[type]) { board.tell(t("learn.no_room", { type })); return; }
   say("");
   board.pick(type, byKeyboard);
 }
@@ -170,6 +189,7 @@ function render() {
     legal: L.phase === "try" ? L.legal : null,
     lastMove: L.lastMove,
     chain: L.chain,
+    won: L.won,
     confirm: localStorage.getItem("punct.confirm") !== "off",
   });
   renderControls();
@@ -202,7 +222,7 @@ export function setUpLearnPage() {
     refused,
     inspect: (k, hint = "") => { if (L.pos) $("learn-stack").textContent = describeStack(L.pos, k) + hint; },
     change: renderControls,
-  });
+  }, { note: $("learn-note") });
   $("learn-rot-left").addEventListener("click", () => board.turn(-1));
   $("learn-rot-right").addEventListener("click", () => board.turn(1));
   $("learn-put-down").addEventListener("click", () => board.putDown());
