@@ -4,7 +4,7 @@
 
 use divan::{Bencher, black_box};
 use punct_core::{Colour, Game, Variant};
-use punct_server::clock::Clock;
+use punct_server::room::clock::Clock;
 use punct_server::room::{Action, JSON_CAPACITY, Mode, Room, Seat};
 
 fn main() {

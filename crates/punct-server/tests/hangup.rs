@@ -14,9 +14,9 @@ use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use futures_util::FutureExt as _;
-use punct_server::engine_pool::EnginePool;
-use punct_server::hub::Hub;
-use punct_server::new_game::NewGame;
+use punct_server::engine::EnginePool;
+use punct_server::games::Hub;
+use punct_server::room::new::NewGame;
 use punct_server::room::{Action, Lifetimes, Request, Room};
 use punct_server::store::Store;
 use serde_json::{Value, json};
@@ -51,7 +51,7 @@ fn comparable(mut state: Value) -> Value {
 /// What the database holds of game `id`, as a watcher would see it.
 async fn stored_state(s: &Server, id: &str) -> Option<Value> {
     let stored = s.store.load(id).await.unwrap()?;
-    let now = punct_server::clock::now_ms();
+    let now = punct_server::room::clock::now_ms();
     let room = Room::from_stored(stored, now, now).unwrap();
     Some(comparable(room.snapshot(now, &[])))
 }

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use punct_core::{Game, Variant};
-use punct_server::clock::Clock;
-use punct_server::engine_pool::EnginePool;
-use punct_server::hub::Hub;
+use punct_server::engine::EnginePool;
+use punct_server::games::Hub;
+use punct_server::room::clock::Clock;
 use punct_server::room::{Action, Lifetimes, Mode, Room, Seat};
 use punct_server::store::{CHECKPOINT_EVERY, FOLD_AT, Store};
 use tokio::task::JoinHandle;
@@ -82,7 +82,7 @@ async fn the_heartbeat_keeps_up_under_steady_writes() {
             r.get(0)
         })
         .unwrap();
-    let age = punct_server::clock::now_ms() - alive;
+    let age = punct_server::room::clock::now_ms() - alive;
     for w in writers {
         w.await.unwrap();
     }

@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use punct_server::logging::{self, LogFormat};
+use punct_server::ops::logging::{self, LogFormat};
 
 // The allocator of the `punct` binary (see its main.rs).
 #[global_allocator]

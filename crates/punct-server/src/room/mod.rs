@@ -3,7 +3,9 @@
 //! room before anyone hears of the change.
 
 mod action;
+pub mod clock;
 mod expiry;
+pub mod new;
 mod rematch;
 mod seat;
 mod stored;
@@ -25,8 +27,8 @@ pub use view::JSON_CAPACITY;
 use view::MoveTexts;
 pub(crate) use view::{OutcomeView, json_text};
 
-use crate::clock::Clock;
 use crate::error::Error;
+use crate::room::clock::Clock;
 
 /// A game in the server.
 #[derive(Clone, Debug)]
@@ -152,7 +154,7 @@ impl Room {
             recent: VecDeque::new(),
         };
         if room.seats.iter().any(Seat::is_open) {
-            room.invite = Some(crate::new_game::random_hex::<16>());
+            room.invite = Some(crate::room::new::random_hex::<16>());
         }
         room.start_clock_if_ready(now);
         room
@@ -229,7 +231,7 @@ impl Room {
         });
         let seat = &mut self.seats[colour.index()];
         seat.token = Some(token);
-        if let Some(name) = crate::new_game::clean_name(name) {
+        if let Some(name) = crate::room::new::clean_name(name) {
             seat.name = name;
         }
         self.start_clock_if_ready(now);

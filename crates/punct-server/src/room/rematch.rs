@@ -6,8 +6,8 @@
 use punct_core::{Colour, Game};
 
 use super::{Action, Change, Made, Room, remember};
-use crate::clock::Clock;
 use crate::error::Error;
+use crate::room::clock::Clock;
 
 /// What a request for a rematch leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::view::{JSON_CAPACITY, MoveTexts, json_text, write_with_moves};
 use super::{Action, Change, Joined, Made, Mode, Room, Seat, colour_name, parse_colour, remember};
-use crate::clock::Clock;
+use crate::room::clock::Clock;
 
 /// The stored form written straight from a room, without copying it ([`Stored`] reads it).
 #[derive(Serialize)]

@@ -44,7 +44,7 @@ use tokio::sync::oneshot;
 
 use self::backend::{Backend, Change, GameRow};
 use self::writer::{Write, write_loop};
-use crate::outage::Outage;
+use crate::ops::outage::Outage;
 use crate::room::{PendingMove, Stored};
 
 pub use self::writer::{CHECKPOINT_EVERY, FOLD_AT};
@@ -246,7 +246,7 @@ impl Store {
         let (tx, rx) = mpsc::channel();
         let checkpointed = Arc::new(AtomicBool::new(false));
         // The writer's setup below commits, or the store is not opened.
-        let last_commit_ms = Arc::new(AtomicI64::new(crate::clock::now_ms()));
+        let last_commit_ms = Arc::new(AtomicI64::new(crate::room::clock::now_ms()));
         // The writer creates the tables, folds the moves left pending by the last run and reads
         // the last heartbeat before writing anything of its own.
         let (alive_tx, alive_rx) = mpsc::channel();
@@ -436,7 +436,7 @@ impl Store {
     /// works (a heartbeat when nothing else is written), so a long time means that writes
     /// fail or are stuck.
     pub fn since_commit(&self) -> Duration {
-        let ms = crate::clock::now_ms() - self.last_commit_ms.load(Ordering::Relaxed);
+        let ms = crate::room::clock::now_ms() - self.last_commit_ms.load(Ordering::Relaxed);
         Duration::from_millis(ms.max(0) as u64)
     }
 }

@@ -17,7 +17,7 @@ use tokio::sync::oneshot;
 
 use super::backend::{Backend, Change, Commit, Fold};
 use super::{Location, WriteError, folded};
-use crate::outage::Outage;
+use crate::ops::outage::Outage;
 use crate::room::PendingMove;
 
 /// How often SQLite's write-ahead log is copied into the database file, and so how long the
@@ -158,7 +158,7 @@ pub(super) fn set_aside(id: &str, why: &str) -> Change {
     Change::SetAside {
         id: id.to_owned(),
         why: why.to_owned(),
-        at_ms: crate::clock::now_ms(),
+        at_ms: crate::room::clock::now_ms(),
     }
 }
 
@@ -223,14 +223,14 @@ pub(super) fn write_loop(
             .collect();
         let commit = Commit {
             folds: &folds,
-            heartbeat: heartbeat.take().then(crate::clock::now_ms),
+            heartbeat: heartbeat.take().then(crate::room::clock::now_ms),
             changes: &changes,
         };
         let result = db.commit(&commit);
         let made = match result {
             Ok(mut made) => {
                 outage.worked(None);
-                last_commit.store(crate::clock::now_ms(), Ordering::Relaxed);
+                last_commit.store(crate::room::clock::now_ms(), Ordering::Relaxed);
                 for (change, &made) in changes.iter().zip(&made) {
                     if made {
                         pending.committed(change);

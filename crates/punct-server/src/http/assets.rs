@@ -83,9 +83,9 @@ pub(crate) fn texts(lang: &str) -> serde_json::Map<String, serde_json::Value> {
 /// A language's texts, merged from its parts (see catalogue.rs), read as the app's files are.
 fn catalogue(lang: &str) -> Option<(Cow<'static, [u8]>, String)> {
     let names: Vec<_> = Files::iter().collect();
-    let bytes = crate::catalogue::merged(
+    let bytes = crate::http::catalogue::merged(
         lang,
-        crate::catalogue::parts(names.iter().map(|n| n.as_ref())),
+        crate::http::catalogue::parts(names.iter().map(|n| n.as_ref())),
         |part| file(part).map(|(bytes, _)| bytes.into_owned()),
     )?;
     let tag = format!("\"c{:x}\"", fnv1a(&bytes));

@@ -10,8 +10,8 @@ use axum::routing::get;
 use axum::{Extension, Json, Router};
 use serde_json::json;
 
-use crate::hub::Hub;
-use crate::metrics::Scraped;
+use crate::games::Hub;
+use crate::ops::metrics::Scraped;
 
 /// How `/healthz` judges the database.
 #[derive(Clone, Copy, Debug)]

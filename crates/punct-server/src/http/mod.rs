@@ -1,7 +1,20 @@
-//! The JSON endpoints (documented in API.md) and the routes of the whole server.
+//! The HTTP layer: the routes of the whole server, the JSON endpoints (documented in
+//! API.md), the accept loop with its limits, and what every request passes through on its
+//! way in (bodies read whole, JSON only, rate limits) and out (errors as JSON, security
+//! headers).
 
+mod assets;
+mod catalogue;
+pub mod error;
+mod json_only;
+pub(crate) mod listener;
+pub mod ops;
 mod pictures;
+mod preview;
+pub mod rate_limit;
 mod records;
+mod request_body;
+mod security_headers;
 
 use std::net::SocketAddr;
 
@@ -19,15 +32,14 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tower_http::compression::CompressionLayer;
 
-use crate::api_error::ApiError;
-use crate::hub::Hub;
-use crate::new_game::NewGame;
-use crate::ops;
-use crate::rate_limit::{self, Limiter, Rate};
-use crate::request_body::{self, BodyLimits};
+use crate::Config;
+use crate::games::Hub;
+use crate::http::error::ApiError;
+use crate::room::new::NewGame;
 use crate::room::{Action, OutcomeView, Request};
 use crate::ws::{self, WsLimits};
-use crate::{Config, assets, json_only, security_headers};
+use rate_limit::{Limiter, Rate};
+use request_body::BodyLimits;
 
 type ApiResult = Result<Json<Value>, ApiError>;
 
@@ -344,7 +356,7 @@ async fn legal(Query(q): Query<PositionQuery>) -> ApiResult {
         }
         Err(reason) => json!({
             "move": text, "legal": false, "reason": reason.to_string(),
-            "why": crate::refusal::details(&reason, &pos),
+            "why": crate::wire::refusal::details(&reason, &pos),
         }),
     }))
 }

@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
-use crate::api_error::ApiError;
+use crate::http::error::ApiError;
 
 /// How often the buckets of addresses that have not been seen for a while are dropped.
 const FORGET_EVERY: Duration = Duration::from_secs(60);

@@ -24,8 +24,8 @@ use punct_core::{Game, Move};
 use punct_engine::{Engine, Level, Options, SearchLimits, SearchResult};
 use tokio::sync::oneshot;
 
-use crate::clock::now_ms;
 use crate::error::Error;
+use crate::room::clock::now_ms;
 
 /// A computer move's share of its clock's time left, with no other search waiting: a game
 /// of 30 moves more at this pace would use it all.
@@ -188,7 +188,7 @@ impl EnginePool {
             movetime,
             search_threads: AtomicUsize::new(1),
             stopped: AtomicU64::new(0),
-            wait: crate::metrics::engine_wait(),
+            wait: crate::ops::metrics::engine_wait(),
         });
         for i in 0..threads {
             let shared = shared.clone();

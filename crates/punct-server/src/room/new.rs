@@ -5,8 +5,8 @@ use punct_core::{Colour, Game, Position, Record, Variant};
 use punct_engine::Level;
 use serde::Deserialize;
 
-use crate::clock::{Clock, now_ms};
 use crate::error::Error;
+use crate::room::clock::{Clock, now_ms};
 use crate::room::{Mode, Seat, parse_colour};
 
 /// The request to create a game.

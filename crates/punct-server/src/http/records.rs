@@ -1,5 +1,5 @@
 //! `POST /api/import` and `POST /api/record`: game records in and out (API.md). The
-//! reading and writing are [`crate::import`]'s and [`crate::export`]'s; this is their HTTP.
+//! reading and writing are [`crate::records::import`]'s and [`crate::records::export`]'s; this is their HTTP.
 
 use std::sync::Arc;
 
@@ -11,12 +11,12 @@ use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
 
 use super::{ApiResult, TextRequest, parse};
-use crate::api_error::ApiError;
 use crate::error::Error;
-use crate::export::{self, RecordRequest};
-use crate::import::{self, Imported};
-use crate::json_only::is_zip;
-use crate::replay::replay_json;
+use crate::http::error::ApiError;
+use crate::http::json_only::is_zip;
+use crate::records::export::{self, RecordRequest};
+use crate::records::import::{self, Imported};
+use crate::wire::replay::replay_json;
 
 /// How many reasons a refusal of an import that read nothing quotes.
 const REASONS_QUOTED: usize = 3;

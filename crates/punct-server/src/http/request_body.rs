@@ -10,7 +10,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::api_error::ApiError;
+use crate::http::error::ApiError;
 
 /// How large a body may be and how long it may take to arrive (from [`crate::Config`]).
 #[derive(Clone, Copy, Debug)]

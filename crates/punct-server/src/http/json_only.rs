@@ -13,8 +13,8 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::api_error::ApiError;
-use crate::request_body::IMPORT_PATH;
+use crate::http::error::ApiError;
+use crate::http::request_body::IMPORT_PATH;
 
 /// The middleware: refuses API writes that are not JSON.
 pub(crate) async fn require_json(request: Request, next: Next) -> Response {

@@ -20,19 +20,19 @@ use punct_core::{Colour, Record};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, broadcast};
 
-use crate::clock::now_ms;
-use crate::engine_pool::EnginePool;
+use crate::engine::EnginePool;
 use crate::error::{Error, ErrorKind};
-use crate::metrics::{Metrics, StorageOp};
-use crate::new_game::{self, NewGame, random_hex};
-use crate::outage::Outage;
+use crate::ops::metrics::{Metrics, StorageOp};
+use crate::ops::outage::Outage;
 use crate::pictures::Shared;
-use crate::replay::{chrono_date, replay_json};
+use crate::room::clock::now_ms;
+use crate::room::new::{self, NewGame, random_hex};
 use crate::room::{
     Action, Change, JSON_CAPACITY, Lifetimes, Request, Room, Stored, Summary, colour_name,
     json_text,
 };
 use crate::store::{Store, WriteError};
+use crate::wire::replay::{chrono_date, replay_json};
 
 mod finished;
 mod rematch;
@@ -509,7 +509,7 @@ impl Hub {
     }
 
     async fn create_now(&self, req: NewGame) -> Result<SeatGrant, Error> {
-        let (token, game, seats, clock) = new_game::build(&req)?;
+        let (token, game, seats, clock) = new::build(&req)?;
         let now = now_ms();
         let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
         self.inner

@@ -33,10 +33,10 @@ use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::api::bearer;
-use crate::api_error::ApiError;
 use crate::error::Error;
-use crate::hub::{Following, Hub, RoomCell};
+use crate::games::{Following, Hub, RoomCell};
+use crate::http::bearer;
+use crate::http::error::ApiError;
 use crate::room::{Request, colour_name};
 
 /// What one socket may send and how long it may keep quiet (from [`crate::Config`]).

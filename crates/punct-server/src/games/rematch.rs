@@ -6,9 +6,9 @@ use std::sync::Arc;
 use punct_core::Colour;
 
 use super::{Hub, RoomCell};
-use crate::clock::now_ms;
 use crate::error::Error;
-use crate::new_game::random_hex;
+use crate::room::clock::now_ms;
+use crate::room::new::random_hex;
 use crate::room::{Action, RematchStep, Room};
 
 impl Hub {

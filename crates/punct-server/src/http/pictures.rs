@@ -11,10 +11,10 @@ use punct_core::{Game, Move, Position};
 use serde::Deserialize;
 
 use super::position_of;
-use crate::api_error::ApiError;
-use crate::hub::Hub;
+use super::{assets, preview};
+use crate::games::Hub;
+use crate::http::error::ApiError;
 use crate::pictures::Painters;
-use crate::{assets, preview};
 
 /// A finished game's pictures and any position's never change: kept a year.
 const FOREVER: &str = "public, max-age=31536000, immutable";

@@ -5,7 +5,7 @@
 use punct_core::Colour;
 use serde_json::{Map, Value};
 
-use crate::catalogue::LANGUAGES;
+use crate::http::catalogue::LANGUAGES;
 use crate::pictures::Shared;
 
 /// The first of the languages in an `Accept-Language` header that the interface has, else
