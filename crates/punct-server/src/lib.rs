@@ -88,6 +88,10 @@ pub struct Config {
     pub ws_hello_timeout: Duration,
     /// Rate limits per client address; `None` for none.
     pub rate_limits: Option<RateLimits>,
+    /// For tests: a file holding an offset in milliseconds added to the system clock,
+    /// watched while the server runs, so that a test can move the server's time on without
+    /// waiting ([`ops::time`]). `None`: the system clock.
+    pub clock_file: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -132,6 +136,7 @@ impl Default for Config {
             // A hello comes one round trip after the socket opens.
             ws_hello_timeout: Duration::from_secs(2),
             rate_limits: Some(RateLimits::default()),
+            clock_file: None,
         }
     }
 }
@@ -145,15 +150,20 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
 
 /// Opens the database and restores the live games.
 async fn start(config: &Config) -> anyhow::Result<games::Hub> {
-    let store = store::Store::open(&config.db)?;
+    let time = match &config.clock_file {
+        Some(path) => ops::time::TimeSource::with_clock_file(path)?,
+        None => ops::time::TimeSource::system(),
+    };
+    let store = store::Store::open(&config.db, time.clone())?;
     let engine = engine::EnginePool::new(
         config.engine_threads,
         config.engine_queue,
         config.analyses_per_client,
         config.engine_movetime,
+        time.clone(),
     );
     engine.set_search_threads(config.search_threads);
-    games::Hub::start(store, engine, config.lifetimes).await
+    games::Hub::start(store, engine, config.lifetimes, time).await
 }
 
 /// Serves the games of `hub` on an already bound listener until the process ends.

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use futures_util::FutureExt as _;
 use punct_server::engine::EnginePool;
 use punct_server::games::Hub;
+use punct_server::ops::time::TimeSource;
 use punct_server::room::new::NewGame;
 use punct_server::room::{Action, Lifetimes, Request, Room};
 use punct_server::store::Store;
@@ -30,11 +31,16 @@ struct Server {
 }
 
 async fn server(db: &Path) -> Server {
-    let store = Store::open(db).unwrap();
-    let engine = EnginePool::new(1, 16, 4, Duration::from_millis(20));
-    let hub = Hub::start(store.clone(), engine, Lifetimes::default())
-        .await
-        .unwrap();
+    let store = Store::open(db, TimeSource::system()).unwrap();
+    let engine = EnginePool::new(1, 16, 4, Duration::from_millis(20), TimeSource::system());
+    let hub = Hub::start(
+        store.clone(),
+        engine,
+        Lifetimes::default(),
+        TimeSource::system(),
+    )
+    .await
+    .unwrap();
     Server { hub, store }
 }
 
@@ -51,7 +57,7 @@ fn comparable(mut state: Value) -> Value {
 /// What the database holds of game `id`, as a watcher would see it.
 async fn stored_state(s: &Server, id: &str) -> Option<Value> {
     let stored = s.store.load(id).await.unwrap()?;
-    let now = punct_server::room::clock::now_ms();
+    let now = TimeSource::system().now_ms();
     let room = Room::from_stored(stored, now, now).unwrap();
     Some(comparable(room.snapshot(now, &[])))
 }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use punct_core::{Game, Variant};
 use punct_server::engine::EnginePool;
 use punct_server::games::Hub;
+use punct_server::ops::time::TimeSource;
 use punct_server::room::clock::Clock;
 use punct_server::room::{Action, Lifetimes, Mode, Room, Seat};
 use punct_server::store::{CHECKPOINT_EVERY, FOLD_AT, Store};
@@ -39,7 +40,7 @@ fn writers(store: &Store, count: usize, data: &str, until: Instant) -> Vec<JoinH
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_log_stays_bounded_under_steady_writes() {
     let path = common::temp_db("wal");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     let wal = path.with_extension("db-wal");
     let start = Instant::now();
     // Measured after the first checkpoint interval and again after three: a log that grew
@@ -69,7 +70,7 @@ async fn the_log_stays_bounded_under_steady_writes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_heartbeat_keeps_up_under_steady_writes() {
     let path = common::temp_db("heartbeat");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     let start = Instant::now();
     // Eight times as many writers as a commit takes: some are always queued when a commit
     // ends, so the writer is never idle (when it is, it writes the heartbeat alone).
@@ -82,7 +83,7 @@ async fn the_heartbeat_keeps_up_under_steady_writes() {
             r.get(0)
         })
         .unwrap();
-    let age = punct_server::room::clock::now_ms() - alive;
+    let age = TimeSource::system().now_ms() - alive;
     for w in writers {
         w.await.unwrap();
     }
@@ -147,7 +148,7 @@ async fn game_with_pending_moves(store: &Store, plies: usize) -> Room {
 #[tokio::test]
 async fn pending_moves_are_read_with_their_game_and_folded_at_the_next_start() {
     let path = common::temp_db("pending");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     let room = game_with_pending_moves(&store, 6).await;
     let expected = serde_json::to_value(room.to_stored()).unwrap();
     assert_eq!(pending_rows(&path), 6);
@@ -161,7 +162,7 @@ async fn pending_moves_are_read_with_their_game_and_folded_at_the_next_start() {
     );
     drop(store);
 
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     assert_eq!(pending_rows(&path), 0);
     assert_eq!(stored_row(&path, &room.id), expected);
     let loaded = store.load(&room.id).await.unwrap().unwrap();
@@ -176,7 +177,7 @@ async fn pending_moves_are_read_with_their_game_and_folded_at_the_next_start() {
 #[tokio::test]
 async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
     let path = common::temp_db("pending-gap");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     let room = game_with_pending_moves(&store, 3).await;
     drop(store);
     let before = stored_row(&path, &room.id);
@@ -187,7 +188,7 @@ async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
             [before["seq"].as_i64().unwrap() + 2],
         )
         .unwrap();
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     assert_eq!(pending_rows(&path), 0);
     let (reason, data, pending): (String, String, String) = rusqlite::Connection::open(&path)
         .unwrap()
@@ -215,7 +216,7 @@ async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_is_folded_while_the_server_runs() {
     let path = common::temp_db("pending-fold");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     let room = game_with_pending_moves(&store, FOLD_AT as usize).await;
     let expected = serde_json::to_value(room.to_stored()).unwrap();
     // Folding follows the commit that answered the last write, or the next heartbeat.
@@ -236,7 +237,7 @@ async fn a_game_is_folded_while_the_server_runs() {
 #[tokio::test]
 async fn a_write_made_on_another_state_than_the_stored_one_is_refused() {
     let path = common::temp_db("stale");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     let mut room = game_with_pending_moves(&store, 2).await;
     let stale = room.clone();
     let expected = serde_json::to_value(room.to_stored()).unwrap();
@@ -299,7 +300,7 @@ async fn a_write_made_on_another_state_than_the_stored_one_is_refused() {
 #[tokio::test]
 async fn a_database_of_the_earlier_layout_is_carried_over() {
     let path = common::temp_db("earlier");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     let room = game_with_pending_moves(&store, 3).await;
     let quiet = Room::new(
         "00000000000000ac".into(),
@@ -329,7 +330,7 @@ async fn a_database_of_the_earlier_layout_is_carried_over() {
     .unwrap();
     drop(db);
     assert_eq!(pending_rows(&path), 3);
-    let store = Store::open(&path).unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
     let loaded = store.load(&room.id).await.unwrap().unwrap();
     assert_eq!(serde_json::to_value(loaded).unwrap(), expected);
     // A game with no pending moves took its number from its data: its next move is kept.
@@ -351,11 +352,16 @@ async fn a_database_of_the_earlier_layout_is_carried_over() {
 #[tokio::test]
 async fn two_loads_of_one_game_at_once_share_its_room() {
     let path = common::temp_db("loads");
-    let store = Store::open(&path).unwrap();
-    let engine = EnginePool::new(1, 1, 1, Duration::from_millis(10));
-    let hub = Hub::start(store.clone(), engine, Lifetimes::default())
-        .await
-        .unwrap();
+    let store = Store::open(&path, TimeSource::system()).unwrap();
+    let engine = EnginePool::new(1, 1, 1, Duration::from_millis(10), TimeSource::system());
+    let hub = Hub::start(
+        store.clone(),
+        engine,
+        Lifetimes::default(),
+        TimeSource::system(),
+    )
+    .await
+    .unwrap();
     // Stored after the start, so that the hub has it only in the database.
     let room = Room::new(
         "00000000000000ab".into(),

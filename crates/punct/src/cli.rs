@@ -441,4 +441,8 @@ pub struct ServeArgs {
     /// reverse proxy every client has the proxy's address.
     #[arg(long)]
     pub no_rate_limits: bool,
+    /// For tests: a file holding milliseconds to add to the system clock, watched while the
+    /// server runs, so that a test can move the server's time on without waiting.
+    #[arg(long, hide = true)]
+    pub clock_file: Option<std::path::PathBuf>,
 }

@@ -25,7 +25,7 @@ use punct_engine::{Engine, Level, Options, SearchLimits, SearchResult};
 use tokio::sync::oneshot;
 
 use crate::error::Error;
-use crate::room::clock::now_ms;
+use crate::ops::time::TimeSource;
 
 /// A computer move's share of its clock's time left, with no other search waiting: a game
 /// of 30 moves more at this pace would use it all.
@@ -83,6 +83,8 @@ struct Shared {
     stopped: AtomicU64,
     /// Time from queueing to the search's start (the pool's metric).
     wait: Histogram,
+    /// The server's time source, which the clocks' deadlines are read against.
+    time: TimeSource,
 }
 
 impl Shared {
@@ -173,12 +175,14 @@ impl Analysis {
 
 impl EnginePool {
     /// Starts `threads` workers; each search thinks for at most `movetime`. At most
-    /// `analysis_queue` analyses wait at once, at most `per_client` from one client.
+    /// `analysis_queue` analyses wait at once, at most `per_client` from one client. The
+    /// games' clocks are read against `time`.
     pub fn new(
         threads: usize,
         analysis_queue: usize,
         per_client: usize,
         movetime: Duration,
+        time: TimeSource,
     ) -> EnginePool {
         let threads = threads.max(1);
         let shared = Arc::new(Shared {
@@ -189,6 +193,7 @@ impl EnginePool {
             search_threads: AtomicUsize::new(1),
             stopped: AtomicU64::new(0),
             wait: crate::ops::metrics::engine_wait(),
+            time,
         });
         for i in 0..threads {
             let shared = shared.clone();
@@ -363,7 +368,7 @@ fn next(shared: &Shared) -> Option<Next> {
         }
         if let Some(job) = lanes.games.pop_front() {
             let behind = lanes.games.len();
-            let left = job.deadline_ms.map(|d| d - now_ms());
+            let left = job.deadline_ms.map(|d| d - shared.time.now_ms());
             return Some(Next::Game(
                 job,
                 budget(shared.movetime, left, behind, shared.threads),
@@ -483,7 +488,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_game_is_searched_before_the_analyses_waiting_and_an_unwanted_search_is_dropped() {
-        let pool = EnginePool::new(1, 8, 8, Duration::from_millis(500));
+        let pool = EnginePool::new(1, 8, 8, Duration::from_millis(500), TimeSource::system());
         let first = tokio::spawn({
             let pool = pool.clone();
             async move { pool.analyse(start(), client(1)).await }
@@ -515,7 +520,7 @@ mod tests {
 
     #[tokio::test]
     async fn each_client_has_a_share_of_the_analysis_lane_and_an_abandoned_analysis_stops() {
-        let pool = EnginePool::new(1, 8, 2, 600 * SECOND);
+        let pool = EnginePool::new(1, 8, 2, 600 * SECOND, TimeSource::system());
         let spawn = |n: u8| {
             let pool = pool.clone();
             tokio::spawn(async move { pool.analyse(start(), client(n)).await })
@@ -533,7 +538,7 @@ mod tests {
             job.abort();
         }
         until(&pool, |l| l.clients.is_empty() && l.analysis.is_empty()).await;
-        let deadline = now_ms() + 3_000;
+        let deadline = TimeSource::system().now_ms() + 3_000;
         let found = tokio::time::timeout(
             30 * SECOND,
             pool.search(start(), 6, Some(deadline), || true),

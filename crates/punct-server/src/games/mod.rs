@@ -24,8 +24,8 @@ use crate::engine::EnginePool;
 use crate::error::{Error, ErrorKind};
 use crate::ops::metrics::{Metrics, StorageOp};
 use crate::ops::outage::Outage;
+use crate::ops::time::TimeSource;
 use crate::pictures::Shared;
-use crate::room::clock::now_ms;
 use crate::room::new::{self, NewGame, random_hex};
 use crate::room::{
     Action, Change, JSON_CAPACITY, Lifetimes, Request, Room, Stored, Summary, colour_name,
@@ -154,10 +154,10 @@ pub struct Following {
 
 /// The `state` message (API.md) of `room` as the holder of `you` sees it, written straight
 /// from the room.
-fn state_message(room: &Room, you: &[Colour]) -> String {
+fn state_message(room: &Room, now: i64, you: &[Colour]) -> String {
     let mut msg = Vec::with_capacity(JSON_CAPACITY);
     let _ = write!(msg, r#"{{"type":"state","seq":{},"state":"#, room.seq);
-    room.write_snapshot(&mut msg, now_ms(), you);
+    room.write_snapshot(&mut msg, now, you);
     msg.push(b'}');
     json_text(msg)
 }
@@ -178,6 +178,7 @@ struct Inner {
     engine: EnginePool,
     metrics: Metrics,
     lifetimes: Lifetimes,
+    time: TimeSource,
 }
 
 impl Hub {
@@ -190,6 +191,7 @@ impl Hub {
         store: Store,
         engine: EnginePool,
         lifetimes: Lifetimes,
+        time: TimeSource,
     ) -> anyhow::Result<Hub> {
         let hub = Hub {
             inner: Arc::new(Inner {
@@ -199,9 +201,10 @@ impl Hub {
                 store,
                 engine,
                 lifetimes,
+                time,
             }),
         };
-        let now = now_ms();
+        let now = hub.now();
         // Clocks that ran when the server stopped are charged up to its last sign of life.
         let alive = hub.inner.store.last_alive_ms().unwrap_or(0);
         let mut resumed = Vec::new();
@@ -249,6 +252,16 @@ impl Hub {
         }
         tokio::spawn(end_expired(Arc::downgrade(&hub.inner)));
         Ok(hub)
+    }
+
+    /// Milliseconds since the epoch by the server's time source.
+    fn now(&self) -> i64 {
+        self.inner.time.now_ms()
+    }
+
+    /// The server's time source.
+    pub fn time(&self) -> &TimeSource {
+        &self.inner.time
     }
 
     /// Games being played, in memory.
@@ -378,7 +391,7 @@ impl Hub {
         let Some(stored) = loaded.map_err(|e| self.storage_error(StorageOp::Read, e))? else {
             return Ok(None);
         };
-        let now = now_ms();
+        let now = self.now();
         Room::from_stored(stored, now, now)
             .map(Some)
             .map_err(|e| Error::internal(format!("game {id} cannot be restored: {e}")))
@@ -400,7 +413,9 @@ impl Hub {
             tracing::warn!(game = %id, seq = truth.seq, "game read back from the database");
             *room = truth;
             cell.stale.store(false, Ordering::Release);
-            let _ = cell.events.send(state_message(&room, &[]).into());
+            let _ = cell
+                .events
+                .send(state_message(&room, self.now(), &[]).into());
             self.follow_up(cell, &room);
         }
         Ok(room)
@@ -476,7 +491,7 @@ impl Hub {
         );
         let _ = serde_json::to_writer(&mut msg, &detail);
         msg.extend_from_slice(br#","state":"#);
-        room.write_snapshot(&mut msg, now_ms(), &[]);
+        room.write_snapshot(&mut msg, self.now(), &[]);
         msg.push(b'}');
         let _ = cell.events.send(json_text(msg).into());
         self.follow_up(cell, room);
@@ -510,7 +525,7 @@ impl Hub {
 
     async fn create_now(&self, req: NewGame) -> Result<SeatGrant, Error> {
         let (token, game, seats, clock) = new::build(&req)?;
-        let now = now_ms();
+        let now = self.now();
         let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
         self.inner
             .store
@@ -559,7 +574,7 @@ impl Hub {
     ) -> Result<SeatGrant, Error> {
         let cell = self.room(id).await?;
         let mut room = self.lock(&cell).await?;
-        let now = now_ms();
+        let now = self.now();
         if let Some(colour) = invite.and_then(|i| room.repeated_join(i, request, now)) {
             return Ok(SeatGrant {
                 id: id.to_owned(),
@@ -596,7 +611,7 @@ impl Hub {
     async fn state_now(&self, id: &str, token: Option<&str>) -> Result<Value, Error> {
         let cell = self.room(id).await?;
         let room = self.lock(&cell).await?;
-        Ok(room.snapshot(now_ms(), &room.holder(token)))
+        Ok(room.snapshot(self.now(), &room.holder(token)))
     }
 
     /// Carries out `request` for the holder of `token`, returning the number of the state it
@@ -631,7 +646,7 @@ impl Hub {
     ) -> Result<(u64, Option<String>), Error> {
         let cell = self.room(id).await?;
         let mut room = self.lock(&cell).await?;
-        let now = now_ms();
+        let now = self.now();
         let colours = room.holder(token);
         let answered = request
             .seq
@@ -672,7 +687,7 @@ impl Hub {
             let room = self.lock(&cell).await?;
             let you = room.holder(token);
             Ok(Following {
-                state: state_message(&room, &you),
+                state: state_message(&room, self.now(), &you),
                 you,
                 events: cell.events.subscribe(),
                 cell: cell.clone(),
@@ -686,7 +701,7 @@ impl Hub {
         let message = async {
             let cell = self.room(id).await?;
             let room = self.lock(&cell).await?;
-            Ok(state_message(&room, &room.holder(token)))
+            Ok(state_message(&room, self.now(), &room.holder(token)))
         };
         self.seen(Some(id), message.await)
     }
@@ -789,15 +804,14 @@ impl Hub {
                 }
                 Err(e) => {
                     self.retrying(&mut outage, &cell.id, &e);
-                    Some(now_ms() + RETRY.as_millis() as i64)
+                    Some(self.now() + RETRY.as_millis() as i64)
                 }
             };
             match deadline {
                 None => cell.clock_changed.notified().await,
                 Some(d) => {
-                    let wait = Duration::from_millis((d - now_ms()).max(0) as u64);
                     tokio::select! {
-                        () = tokio::time::sleep(wait) => {}
+                        () = self.inner.time.sleep_until(d) => {}
                         () = cell.clock_changed.notified() => continue,
                     }
                 }
@@ -806,7 +820,7 @@ impl Hub {
             let Ok(mut room) = self.lock(&cell).await else {
                 continue;
             };
-            let now = now_ms();
+            let now = self.now();
             if room.flag_fell(now) {
                 let flag = |r: &mut Room| {
                     r.check_flag(now);
@@ -875,7 +889,7 @@ impl Hub {
             return;
         };
         let turn = room.turn();
-        let now = now_ms();
+        let now = self.now();
         let action = Action::Move {
             text: mv.to_string(),
         };
@@ -928,19 +942,26 @@ impl Hub {
 /// nobody played on), looking every `check_every` until the hub is gone. Each goes the one
 /// way a change goes ([`Hub::apply`]).
 async fn end_expired(hub: Weak<Inner>) {
-    let Some(lifetimes) = hub.upgrade().map(|inner| inner.lifetimes) else {
+    let Some((lifetimes, mut time_moved)) = hub
+        .upgrade()
+        .map(|inner| (inner.lifetimes, inner.time.changed()))
+    else {
         return;
     };
     // An interval of zero would panic.
     let mut every = tokio::time::interval(lifetimes.check_every.max(Duration::from_millis(1)));
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        every.tick().await;
+        // The time source moving on (a test's clock) is a moment to look too.
+        tokio::select! {
+            _ = every.tick() => {}
+            () = time_moved.next() => {}
+        }
         let Some(inner) = hub.upgrade() else {
             return;
         };
         let hub = Hub { inner };
-        let now = now_ms();
+        let now = hub.now();
         let due: Vec<Arc<RoomCell>> = hub
             .rooms()
             .values()
@@ -951,7 +972,7 @@ async fn end_expired(hub: Weak<Inner>) {
             let Ok(mut room) = hub.lock(&cell).await else {
                 continue;
             };
-            let expire = |r: &mut Room| r.expire(now_ms(), &lifetimes);
+            let expire = |r: &mut Room| r.expire(hub.now(), &lifetimes);
             match hub.apply(&cell, &mut room, expire).await {
                 Err(e) if e.kind != ErrorKind::Conflict => {
                     tracing::warn!(game = %cell.id, "cannot end the game that waited too long: {e}");

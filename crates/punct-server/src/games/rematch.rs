@@ -7,7 +7,6 @@ use punct_core::Colour;
 
 use super::{Hub, RoomCell};
 use crate::error::Error;
-use crate::room::clock::now_ms;
 use crate::room::new::random_hex;
 use crate::room::{Action, RematchStep, Room};
 
@@ -38,7 +37,7 @@ impl Hub {
                 Ok(room.seq)
             }
             RematchStep::Create => {
-                let new = room.rematch_room(random_hex::<8>(), now_ms());
+                let new = room.rematch_room(random_hex::<8>(), self.now());
                 self.inner
                     .store
                     .save(&new.id, new.seq, new.stored_json(), true, new.updated_ms)

@@ -35,6 +35,7 @@ use tower_http::compression::CompressionLayer;
 use crate::Config;
 use crate::games::Hub;
 use crate::http::error::ApiError;
+use crate::ops::time::TimeSource;
 use crate::room::new::NewGame;
 use crate::room::{Action, OutcomeView, Request};
 use crate::ws::{self, WsLimits};
@@ -44,10 +45,15 @@ use request_body::BodyLimits;
 type ApiResult = Result<Json<Value>, ApiError>;
 
 /// `route` behind the rate limit of `rate` (named `what` in refusals), if there is one.
-fn limited(route: MethodRouter<Hub>, what: &'static str, rate: Option<Rate>) -> MethodRouter<Hub> {
+fn limited(
+    route: MethodRouter<Hub>,
+    what: &'static str,
+    rate: Option<Rate>,
+    time: &TimeSource,
+) -> MethodRouter<Hub> {
     match rate {
         Some(rate) => route.route_layer(from_fn_with_state(
-            Limiter::new(what, rate),
+            Limiter::new(what, rate, time.clone()),
             rate_limit::limit,
         )),
         None => route,
@@ -58,6 +64,7 @@ fn limited(route: MethodRouter<Hub>, what: &'static str, rate: Option<Rate>) -> 
 /// `config` and the security headers.
 pub fn router(hub: Hub, config: &Config) -> Router {
     let rates = config.rate_limits;
+    let time = hub.time().clone();
     let ws_limits = WsLimits {
         max_message: config.ws_max_message_bytes,
         hello_timeout: config.ws_hello_timeout,
@@ -67,12 +74,12 @@ pub fn router(hub: Hub, config: &Config) -> Router {
         .route("/api/rules", get(assets::rules))
         .route(
             "/api/games",
-            limited(post(create), "new games", rates.map(|r| r.create)).get(list),
+            limited(post(create), "new games", rates.map(|r| r.create), &time).get(list),
         )
         .route("/api/games/{id}", get(state))
         .route(
             "/api/games/{id}/join",
-            limited(post(join), "joins", rates.map(|r| r.join)),
+            limited(post(join), "joins", rates.map(|r| r.join), &time),
         )
         .route("/api/games/{id}/action", post(action))
         .route("/api/games/{id}/move", post(play))
@@ -100,7 +107,7 @@ pub fn router(hub: Hub, config: &Config) -> Router {
         .route("/api/record", post(records::record))
         .route(
             "/api/analyse",
-            limited(post(analyse), "analyses", rates.map(|r| r.analyse)),
+            limited(post(analyse), "analyses", rates.map(|r| r.analyse), &time),
         )
         .route("/g/{id}", get(pictures::game_page))
         .route("/g/{id}/image.png", get(pictures::game_png))

@@ -1,7 +1,7 @@
 //! Rate limits per client address on the requests that cost the server most to grant: new
 //! games, joins and analyses. Each address has a bucket (governor's GCRA): a burst at once,
 //! then one request every so often; past it the answer is 429 with `Retry-After` and a
-//! JSON reason.
+//! JSON reason. The buckets fill by the server's time source ([`crate::ops::time`]).
 
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
@@ -12,10 +12,13 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota};
+use governor::clock::Clock;
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
 
 use crate::http::error::ApiError;
+use crate::ops::time::TimeSource;
 
 /// How often the buckets of addresses that have not been seen for a while are dropped.
 const FORGET_EVERY: Duration = Duration::from_secs(60);
@@ -61,6 +64,22 @@ impl Default for RateLimits {
     }
 }
 
+/// The server's time source as the rate limiter's clock: the time since the epoch.
+#[derive(Clone, Debug)]
+struct ServerClock(TimeSource);
+
+impl Clock for ServerClock {
+    type Instant = Duration;
+
+    fn now(&self) -> Duration {
+        Duration::from_millis(u64::try_from(self.0.now_ms()).unwrap_or(0))
+    }
+}
+
+/// Each address's bucket.
+type Buckets =
+    RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, ServerClock, NoOpMiddleware<Duration>>;
+
 /// One limit, shared by the routes it guards.
 #[derive(Clone)]
 pub(crate) struct Limiter(Arc<Inner>);
@@ -69,19 +88,23 @@ struct Inner {
     /// What is limited, for the refusal: "new games".
     what: &'static str,
     rate: Rate,
-    buckets: DefaultKeyedRateLimiter<IpAddr>,
+    buckets: Buckets,
+    clock: ServerClock,
     forgotten: Mutex<Instant>,
 }
 
 impl Limiter {
-    pub(crate) fn new(what: &'static str, rate: Rate) -> Limiter {
+    /// The limit `rate` on `what`, its buckets filling by `time`.
+    pub(crate) fn new(what: &'static str, rate: Rate, time: TimeSource) -> Limiter {
         let quota = Quota::with_period(rate.every.max(Duration::from_nanos(1)))
             .expect("a period above zero")
             .allow_burst(NonZeroU32::new(rate.burst).unwrap_or(NonZeroU32::MIN));
+        let clock = ServerClock(time);
         Limiter(Arc::new(Inner {
             what,
             rate,
-            buckets: DefaultKeyedRateLimiter::hashmap(quota),
+            buckets: RateLimiter::hashmap_with_clock(quota, clock.clone()),
+            clock,
             forgotten: Mutex::new(Instant::now()),
         }))
     }
@@ -99,7 +122,7 @@ impl Limiter {
         inner
             .buckets
             .check_key(&key(ip))
-            .map_err(|not_until| not_until.wait_time_from(DefaultClock::default().now()))
+            .map_err(|not_until| not_until.wait_time_from(inner.clock.now()))
     }
 }
 
@@ -165,6 +188,7 @@ mod tests {
                 burst: 2,
                 every: Duration::from_secs(60),
             },
+            TimeSource::system(),
         );
         let a: IpAddr = "192.0.2.1".parse().unwrap();
         let b: IpAddr = "192.0.2.2".parse().unwrap();

@@ -4,3 +4,4 @@
 pub mod logging;
 pub mod metrics;
 pub mod outage;
+pub mod time;

@@ -10,7 +10,7 @@
 //! offset, across processes and restarts, without waiting. When the offset changes, every
 //! wait for a moment ([`TimeSource::sleep_until`], [`TimeSource::changed`]) looks again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -61,8 +61,12 @@ impl TimeSource {
     /// renamed over it).
     pub fn with_clock_file(path: &Path) -> anyhow::Result<TimeSource> {
         let source = TimeSource::system();
-        let first = read_offset(path)
-            .map_err(|text| anyhow::anyhow!("the clock file {} holds {text:?}, not a whole number of milliseconds", path.display()))?;
+        let first = read_offset(path).map_err(|text| {
+            anyhow::anyhow!(
+                "the clock file {} holds {text:?}, not a whole number of milliseconds",
+                path.display()
+            )
+        })?;
         source.set_offset(first.unwrap_or(0));
         let watched = Arc::downgrade(&source.0);
         let path = path.to_owned();
@@ -128,7 +132,7 @@ fn read_offset(path: &Path) -> Result<Option<i64>, String> {
 }
 
 /// Reads the clock file at `path` again every [`WATCH_EVERY`] until the source is gone.
-fn watch_file(source: &Weak<Shared>, path: &PathBuf) {
+fn watch_file(source: &Weak<Shared>, path: &Path) {
     let mut refused = None;
     loop {
         std::thread::sleep(WATCH_EVERY);
@@ -156,7 +160,7 @@ fn watch_file(source: &Weak<Shared>, path: &PathBuf) {
 mod tests {
     use super::*;
 
-    fn temp_file(name: &str) -> PathBuf {
+    fn temp_file(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!(
             "punct-time-{name}-{}-{}",
             std::process::id(),
@@ -186,7 +190,10 @@ mod tests {
         write(&path, "soon");
         let refused = TimeSource::with_clock_file(&path).unwrap_err().to_string();
         assert!(refused.contains("\"soon\""), "{refused}");
-        assert!(refused.contains("whole number of milliseconds"), "{refused}");
+        assert!(
+            refused.contains("whole number of milliseconds"),
+            "{refused}"
+        );
     }
 
     #[tokio::test]

@@ -1,17 +1,10 @@
 //! Chess clocks kept by the server: remaining time per side, the running side's start.
 //!
-//! Times are wall-clock milliseconds since the Unix epoch so that a stored clock means the
-//! same thing after a restart.
+//! Times are wall-clock milliseconds since the Unix epoch (from the server's time source,
+//! [`crate::ops::time`]) so that a stored clock means the same thing after a restart.
 
 use punct_core::Colour;
 use serde::{Deserialize, Serialize};
-
-/// Milliseconds since the Unix epoch, now.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// A game's clock.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

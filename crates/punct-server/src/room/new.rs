@@ -6,7 +6,7 @@ use punct_engine::Level;
 use serde::Deserialize;
 
 use crate::error::Error;
-use crate::room::clock::{Clock, now_ms};
+use crate::room::clock::Clock;
 use crate::room::{Mode, Seat, parse_colour};
 
 /// The request to create a game.
@@ -50,9 +50,12 @@ pub struct ClockSpec {
 pub(crate) fn random_bytes<const N: usize>() -> [u8; N] {
     let mut b = [0u8; N];
     if getrandom::fill(&mut b).is_err() {
-        // No OS randomness: fall back to the clock, unguessable enough only for ids.
+        // No OS randomness: fall back to the system clock, unguessable enough only for ids.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
         b.iter_mut()
-            .zip(now_ms().to_le_bytes().iter().cycle())
+            .zip(nanos.to_le_bytes().iter().cycle())
             .for_each(|(x, y)| *x ^= y);
     }
     b

@@ -45,6 +45,7 @@ use tokio::sync::oneshot;
 use self::backend::{Backend, Change, GameRow};
 use self::writer::{Write, write_loop};
 use crate::ops::outage::Outage;
+use crate::ops::time::TimeSource;
 use crate::room::{PendingMove, Stored};
 
 pub use self::writer::{CHECKPOINT_EVERY, FOLD_AT};
@@ -78,6 +79,8 @@ pub struct Store {
     /// When the writer last committed (ms since the epoch): at least once a second while
     /// it works, since it commits a heartbeat when nothing else is written.
     last_commit_ms: Arc<AtomicI64>,
+    /// The server's time source, which the heartbeat and the commits' times are read from.
+    time: TimeSource,
     /// An SQLite file is held locked while the store is open, so that a second server on
     /// the same file refuses to start rather than clash with this one.
     _lock: Option<Arc<File>>,
@@ -236,8 +239,9 @@ fn spawn_with_db<T: Send + 'static>(
 impl Store {
     /// Opens the database at `path` (an SQLite file, created if needed, or a `postgres://`
     /// URL), creating its tables, and starts the writer and reader threads. An SQLite file
-    /// that another server has open is refused.
-    pub fn open(path: &Path) -> anyhow::Result<Store> {
+    /// that another server has open is refused. Times (the heartbeat, commits) are read from
+    /// `time`.
+    pub fn open(path: &Path, time: TimeSource) -> anyhow::Result<Store> {
         let at = Location::of(path);
         let lock = match &at {
             Location::Sqlite(path) => Some(Arc::new(lock_file(path)?)),
@@ -246,25 +250,29 @@ impl Store {
         let (tx, rx) = mpsc::channel();
         let checkpointed = Arc::new(AtomicBool::new(false));
         // The writer's setup below commits, or the store is not opened.
-        let last_commit_ms = Arc::new(AtomicI64::new(crate::room::clock::now_ms()));
+        let last_commit_ms = Arc::new(AtomicI64::new(time.now_ms()));
         // The writer creates the tables, folds the moves left pending by the last run and reads
         // the last heartbeat before writing anything of its own.
         let (alive_tx, alive_rx) = mpsc::channel();
         spawn_with_db(
             "punct-db-writer",
             &at,
-            |db| {
-                db.init()?;
-                writer::fold_all(db)?;
-                db.alive_ms()
+            {
+                let time = time.clone();
+                move |db| {
+                    db.init()?;
+                    writer::fold_all(db, &time)?;
+                    db.alive_ms()
+                }
             },
             {
                 let at = at.clone();
                 let checkpointed = checkpointed.clone();
                 let last_commit_ms = last_commit_ms.clone();
+                let time = time.clone();
                 move |db, alive| {
                     let _ = alive_tx.send(alive);
-                    write_loop(db, rx, &at, &checkpointed, &last_commit_ms);
+                    write_loop(db, rx, &at, &checkpointed, &last_commit_ms, &time);
                 }
             },
         )?;
@@ -309,6 +317,7 @@ impl Store {
             reads,
             last_alive_ms,
             last_commit_ms,
+            time,
             _lock: lock,
         })
     }
@@ -349,7 +358,8 @@ impl Store {
     /// Moves game `id`, which cannot be restored, and its pending moves out of the way into
     /// the table `damaged_games`, with `why`, for the operator to look at.
     pub async fn set_aside(&self, id: &str, why: &str) -> Result<(), WriteError> {
-        self.write(writer::set_aside(id, why)).await
+        self.write(writer::set_aside(id, why, self.time.now_ms()))
+            .await
     }
 
     async fn write(&self, change: Change) -> Result<(), WriteError> {
@@ -436,7 +446,7 @@ impl Store {
     /// works (a heartbeat when nothing else is written), so a long time means that writes
     /// fail or are stuck.
     pub fn since_commit(&self) -> Duration {
-        let ms = crate::room::clock::now_ms() - self.last_commit_ms.load(Ordering::Relaxed);
+        let ms = self.time.now_ms() - self.last_commit_ms.load(Ordering::Relaxed);
         Duration::from_millis(ms.max(0) as u64)
     }
 }

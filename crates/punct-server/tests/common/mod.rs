@@ -83,13 +83,22 @@ impl Process {
     /// Starts `punct-server` on `addr` with `db`, waiting (20 s at most) until it answers;
     /// fails with a message if it exits or never answers.
     pub async fn start(addr: SocketAddr, db: &Path) -> Process {
-        let mut process = Process(
-            Command::new(env!("CARGO_BIN_EXE_punct-server"))
-                .args([addr.to_string(), db.display().to_string(), "50".into()])
-                .stdin(std::process::Stdio::null())
-                .spawn()
-                .expect("the server binary starts"),
-        );
+        Process::start_with(addr, db, |_| {}).await
+    }
+
+    /// [`Process::start`] with the command changed by `tune` (its environment, its
+    /// standard error) before it is run.
+    pub async fn start_with(
+        addr: SocketAddr,
+        db: &Path,
+        tune: impl FnOnce(&mut Command),
+    ) -> Process {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_punct-server"));
+        command
+            .args([addr.to_string(), db.display().to_string(), "50".into()])
+            .stdin(std::process::Stdio::null());
+        tune(&mut command);
+        let mut process = Process(command.spawn().expect("the server binary starts"));
         let base = format!("http://{addr}");
         let client = reqwest::Client::builder()
             .timeout(Duration::from_secs(2))
@@ -123,6 +132,42 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The server's controlled clock: a clock file holding the milliseconds its time is ahead
+/// of the system clock (`Config::clock_file`, `PUNCT_CLOCK_FILE`), which a test moves on
+/// instead of waiting.
+pub struct ClockFile {
+    /// The file.
+    pub path: PathBuf,
+    /// What it holds.
+    offset_ms: i64,
+}
+
+impl ClockFile {
+    /// A clock file beside `db`, at no offset.
+    pub fn beside(db: &Path) -> ClockFile {
+        let clock = ClockFile {
+            path: db.with_extension("clock"),
+            offset_ms: 0,
+        };
+        clock.write();
+        clock
+    }
+
+    /// Moves the server's time on by `ms`.
+    pub fn advance(&mut self, ms: i64) {
+        self.offset_ms += ms;
+        self.write();
+    }
+
+    /// Writes the offset whole (a new file renamed over the old one), so that the server
+    /// never reads half of it.
+    fn write(&self) {
+        let next = self.path.with_extension("clock-next");
+        std::fs::write(&next, self.offset_ms.to_string()).unwrap();
+        std::fs::rename(&next, &self.path).unwrap();
     }
 }
 

@@ -12,6 +12,7 @@ pub fn defaults() -> ServeArgs {
         log_format: punct_server::ops::logging::LogFormat::Human,
         max_connections: None,
         no_rate_limits: false,
+        clock_file: None,
     }
 }
 
@@ -40,6 +41,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         } else {
             defaults.rate_limits
         },
+        clock_file: args.clock_file,
         ..defaults
     });
     if let Err(e) = served {
