@@ -383,3 +383,128 @@ async fn two_loads_of_one_game_at_once_share_its_room() {
     drop((a, b, hub, store));
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
+
+/// Rows as this version and those before it store games (a computer game, a friend game
+/// with its seat open), written by hand: they load and play on. A stored seat that does not
+/// read (a level that does not exist, a seat both a person's and the computer's) sets its
+/// game aside at start rather than playing it at another strength.
+#[tokio::test]
+async fn stored_games_of_todays_form_load_and_a_seat_that_does_not_read_is_set_aside() {
+    let path = common::temp_db("form");
+    drop(Store::open(&path, TimeSource::system()).unwrap());
+    let now = TimeSource::system().now_ms();
+    let (person, computer, open) = (
+        r#"{"name":"Ada","computer":null,"token":"0123456789abcdef0123456789abcdef"}"#,
+        r#"{"name":"punct level 3","computer":3,"token":null}"#,
+        r#"{"name":"Friend","computer":null,"token":null}"#,
+    );
+    let row = |id: &str, mode: &str, seats: [&str; 2], moves: &str, seq: u64, more: &str| {
+        format!(
+            r#"{{"moves":[{moves}],"id":"{id}","mode":"{mode}","start":"standard w 0 -","seats":[{},{}],{more},"draw_offer":null,"takeback_request":null,"rematch_offer":null,"rematch":null,"seq":{seq},"created_ms":{now},"updated_ms":{now},"ended":null,"result":null,"joined":null}}"#,
+            seats[0], seats[1]
+        )
+    };
+    let clock = format!(
+        r#""clock":{{"initial_ms":300000,"increment_ms":2000,"remaining_ms":[302000,300000],"running_since":{now}}}"#
+    );
+    let recent = r#""recent":[{"seq":2,"by":0,"action":{"action":"move","move":"TE4:0"}}]"#;
+    let rows = [
+        (
+            "00000000000000c1",
+            row(
+                "00000000000000c1",
+                "computer",
+                [person, computer],
+                r#""TE4:0""#,
+                2,
+                &format!(r#"{clock},"invite":null,{recent}"#),
+            ),
+        ),
+        (
+            "00000000000000c2",
+            row(
+                "00000000000000c2",
+                "friend",
+                [person, open],
+                "",
+                1,
+                r#""clock":null,"invite":"00112233445566778899aabbccddeeff","recent":[]"#,
+            ),
+        ),
+        (
+            "00000000000000c3",
+            row(
+                "00000000000000c3",
+                "computer",
+                [person, &computer.replace(":3,", ":12,")],
+                "",
+                1,
+                r#""clock":null,"invite":null,"recent":[]"#,
+            ),
+        ),
+        (
+            "00000000000000c4",
+            row(
+                "00000000000000c4",
+                "computer",
+                [person, &computer.replace("null}", r#""t"}"#)],
+                "",
+                1,
+                r#""clock":null,"invite":null,"recent":[]"#,
+            ),
+        ),
+    ];
+    let db = rusqlite::Connection::open(&path).unwrap();
+    for (id, data) in &rows {
+        serde_json::from_str::<serde_json::Value>(data).expect("the row is JSON");
+        let seq = if id.ends_with('1') { 2 } else { 1 };
+        db.execute(
+            "INSERT INTO games (id, live, updated_ms, seq, data) VALUES (?1, 1, ?2, ?3, ?4)",
+            rusqlite::params![id, now, seq, data],
+        )
+        .unwrap();
+    }
+    drop(db);
+
+    let base = common::start_in_process(&path).await;
+    // The computer game: the computer, at its level, answers the stored move.
+    let url = format!("{base}/api/games/00000000000000c1");
+    let mut ws = common::connect(&base, "00000000000000c1", None).await;
+    let answered = common::wait_for(&mut ws, 30, |m| {
+        m["state"]["moves"].as_array().is_some_and(|m| m.len() == 2)
+    })
+    .await;
+    assert_eq!(answered["state"]["seats"]["black"]["computer"], 3);
+    assert_eq!(answered["state"]["clock"]["white_ms"], 302_000);
+    // The friend game: its open seat is taken with its invitation.
+    let (status, joined) = common::post(
+        &format!("{base}/api/games/00000000000000c2/join"),
+        None,
+        serde_json::json!({ "name": "Bo", "invite": "00112233445566778899aabbccddeeff" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["state"]["seats"]["black"]["name"], "Bo");
+    let (status, _) = common::get(&url, None).await;
+    assert_eq!(status, 200);
+    // The seats that do not read: set aside, with the reason, and not served.
+    for (id, why) in [
+        ("00000000000000c3", "level 12 does not exist"),
+        (
+            "00000000000000c4",
+            "held by a person and played by the computer at once",
+        ),
+    ] {
+        let (status, _) = common::get(&format!("{base}/api/games/{id}"), None).await;
+        assert_eq!(status, 404, "{id}");
+        let reason: String = rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row(
+                "SELECT reason FROM damaged_games WHERE id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(reason.contains(why), "{id}: {reason}");
+    }
+}

@@ -20,7 +20,7 @@ use punct_core::{Colour, Record};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, broadcast};
 
-use crate::engine::EnginePool;
+use crate::engine::{ComputerClock, EnginePool};
 use crate::error::{Error, ErrorKind};
 use crate::ops::metrics::{Metrics, StorageOp};
 use crate::ops::outage::Outage;
@@ -578,7 +578,10 @@ impl Hub {
         if let Some(colour) = invite.and_then(|i| room.repeated_join(i, request, now)) {
             return Ok(SeatGrant {
                 id: id.to_owned(),
-                token: room.seats[colour.index()].token.clone().unwrap_or_default(),
+                token: room.seats[colour.index()]
+                    .token()
+                    .unwrap_or_default()
+                    .to_owned(),
                 colours: vec![colour_name(colour)],
                 invite: None,
                 state: room.snapshot(now, &[colour]),
@@ -723,7 +726,10 @@ impl Hub {
             let room = self.lock(&cell).await?;
             Ok(Shared {
                 game: room.game.clone(),
-                names: [room.seats[0].name.clone(), room.seats[1].name.clone()],
+                names: [
+                    room.seats[0].name().to_owned(),
+                    room.seats[1].name().to_owned(),
+                ],
                 live: room.is_live(),
             })
         };
@@ -741,8 +747,8 @@ impl Hub {
         let date = chrono_date(room.created_ms);
         let mut record = Record::from_game(
             room.game.clone(),
-            &room.seats[0].name,
-            &room.seats[1].name,
+            room.seats[0].name(),
+            room.seats[1].name(),
             &date,
         );
         record.set_tag("Site", &format!("punct game {}", room.id));
@@ -845,7 +851,7 @@ impl Hub {
     }
 
     async fn computer_move(self, cell: Arc<RoomCell>, seq: u64) {
-        let (game, level, deadline) = {
+        let (game, level, clock) = {
             let room = match self.lock(&cell).await {
                 Ok(room) => room,
                 Err(e) => return self.read_back(&cell, &e).await,
@@ -853,20 +859,20 @@ impl Hub {
             let Some(level) = room.computer_to_move().filter(|_| room.seq == seq) else {
                 return;
             };
-            let deadline = room.clock.as_ref().and_then(|c| c.deadline(room.turn()));
-            (room.game.clone(), level, deadline)
+            let clock = room.clock.as_ref().and_then(|c| {
+                Some(ComputerClock {
+                    deadline_ms: c.deadline(room.turn())?,
+                    increment_ms: c.increment_ms,
+                })
+            });
+            (room.game.clone(), level, clock)
         };
         // Asked by the engine thread as the search starts: a game that changed while its
         // search waited (a takeback, a resignation, a flag) no longer wants it. A room being
         // changed right then is taken to still want it; the move is checked again below.
         let waiting = cell.clone();
         let wanted = move || waiting.room.try_lock().map_or(true, |r| r.seq == seq);
-        let result = match self
-            .inner
-            .engine
-            .search(game, level, deadline, wanted)
-            .await
-        {
+        let result = match self.inner.engine.search(game, level, clock, wanted).await {
             Ok(Some(r)) => r,
             Ok(None) => return,
             Err(e) => {
@@ -888,16 +894,12 @@ impl Hub {
             tracing::error!(game = %room.id, "no move for the computer in a live game");
             return;
         };
-        let turn = room.turn();
         let now = self.now();
-        let action = Action::Move {
-            text: mv.to_string(),
-        };
         let play = |r: &mut Room| {
             if r.check_flag(now) {
                 Ok(Change::Timeout)
             } else {
-                r.act(&[turn], &action, now)
+                r.play_computer(mv, now)
             }
         };
         match self.apply(&cell, &mut room, play).await {

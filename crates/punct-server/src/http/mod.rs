@@ -38,6 +38,7 @@ use crate::http::error::ApiError;
 use crate::ops::time::TimeSource;
 use crate::room::new::NewGame;
 use crate::room::{Action, OutcomeView, Request};
+use crate::wire::analysis::Analysis;
 use crate::ws::{self, WsLimits};
 use rate_limit::{Limiter, Rate};
 use request_body::BodyLimits;
@@ -382,17 +383,14 @@ async fn analyse(
     State(hub): State<Hub>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     body: Bytes,
-) -> ApiResult {
+) -> Result<Json<Analysis>, ApiError> {
     let req: TextRequest = parse(&body)?;
     let pos = position_of(req.position.as_deref())?;
     let move_number = pos.move_number();
-    let analysis = hub
+    let found = hub
         .engine()
         .analyse(Game::from_position(pos), client.ip())
         .await
         .map_err(ApiError::from)?;
-    let mut value = serde_json::to_value(analysis).unwrap_or(Value::Null);
-    // The number of the line's first move, as records and move lists print it.
-    value["move_number"] = json!(move_number);
-    Ok(Json(value))
+    Ok(Json(Analysis::of(&found, move_number)))
 }

@@ -130,13 +130,13 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
             ))
         })?,
     };
-    let level = req.level.unwrap_or(DEFAULT_LEVEL);
-    if Level::new(level).is_none() {
-        return Err(Error::bad_request(format!(
-            "level {level} does not exist: levels run from 1 to {}",
+    let number = req.level.unwrap_or(DEFAULT_LEVEL);
+    let level = Level::new(number).ok_or_else(|| {
+        Error::bad_request(format!(
+            "level {number} does not exist: levels run from 1 to {}",
             Level::MAX
-        )));
-    }
+        ))
+    })?;
     let clock = match req.clock {
         None => None,
         Some(c) => {
@@ -162,7 +162,7 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
         .and_then(clean_name)
         .unwrap_or_else(|| "Anonymous".to_owned());
     let other = match req.mode {
-        Mode::Computer => Seat::computer(format!("punct level {level}"), level),
+        Mode::Computer => Seat::computer(format!("punct level {number}"), level),
         Mode::Local => Seat::person(format!("{name} 2"), token.clone()),
         Mode::Friend => Seat::open("Friend"),
     };
@@ -187,20 +187,16 @@ mod tests {
             r#"{"mode":"computer","colour":"black","level":2}"#,
         ))
         .unwrap();
-        assert_eq!(seats[0].computer, Some(2));
-        assert_eq!(seats[1].token.as_deref(), Some(token.as_str()));
+        assert_eq!(seats[0].level(), Level::new(2));
+        assert_eq!(seats[1].token(), Some(token.as_str()));
         assert!(game.moves().is_empty() && clock.is_none());
         let (token, _, seats, _) = build(&request(r#"{"mode":"local"}"#)).unwrap();
-        assert!(
-            seats
-                .iter()
-                .all(|s| s.token.as_deref() == Some(token.as_str()))
-        );
+        assert!(seats.iter().all(|s| s.token() == Some(token.as_str())));
         let (_, _, seats, clock) = build(&request(
             r#"{"mode":"friend","clock":{"minutes":10,"increment":5}}"#,
         ))
         .unwrap();
-        assert!(seats[1].token.is_none() && seats[1].computer.is_none());
+        assert!(seats[1].is_open());
         assert_eq!(
             clock.map(|c| (c.initial_ms, c.increment_ms)),
             Some((600_000, 5_000))

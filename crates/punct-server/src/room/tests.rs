@@ -292,7 +292,10 @@ fn takebacks_against_the_computer_do_not_stop_the_clock() {
         "c".into(),
         Mode::Computer,
         Game::new(Variant::Standard),
-        [Seat::person("w", "tw"), Seat::computer("punct", 1)],
+        [
+            Seat::person("w", "tw"),
+            Seat::computer("punct", Level::new(1).unwrap()),
+        ],
         Some(Clock::new(60_000, 0)),
         0,
     );
@@ -367,7 +370,10 @@ fn an_invitation_expires_and_an_untimed_game_nobody_plays_is_abandoned() {
     assert_eq!(back.game.outcome(), room.game.outcome());
     assert_eq!(back.summary().result.as_deref(), Some("game aborted"));
 
-    let seats = [Seat::person("w", "t"), Seat::computer("punct", 3)];
+    let seats = [
+        Seat::person("w", "t"),
+        Seat::computer("punct", Level::new(3).unwrap()),
+    ];
     let mut room = Room::new(
         "g".into(),
         Mode::Computer,
@@ -464,10 +470,7 @@ fn a_rematch_swaps_the_seats_and_starts_afresh_and_survives_storing() {
     let new = room.rematch_room("h".into(), 4_000);
     assert_eq!(new.holder(Some("tw")), vec![Colour::Black]);
     assert_eq!(new.holder(Some("tb")), vec![Colour::White]);
-    assert_eq!(
-        (new.seats[0].name.as_str(), new.seats[1].name.as_str()),
-        ("b", "w")
-    );
+    assert_eq!((new.seats[0].name(), new.seats[1].name()), ("b", "w"));
     assert!(new.game.moves().is_empty() && new.is_live());
     let clock = new.clock.as_ref().unwrap();
     assert_eq!(clock.remaining_ms, [60_000, 60_000]);

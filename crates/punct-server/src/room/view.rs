@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use punct_core::{Colour, Move, Outcome, Position};
+use punct_engine::Level;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -199,8 +200,8 @@ impl Room {
         let seat = |c: Colour| {
             let s = &self.seats[c.index()];
             SeatView {
-                name: &s.name,
-                computer: s.computer,
+                name: s.name(),
+                computer: s.level().map(Level::number),
                 open: s.is_open(),
             }
         };
