@@ -154,7 +154,7 @@ async fn start(config: &Config) -> anyhow::Result<games::Hub> {
         Some(path) => ops::time::TimeSource::with_clock_file(path)?,
         None => ops::time::TimeSource::system(),
     };
-    let store = store::Store::open(&config.db, time.clone())?;
+    let store = store::Store::open::<room::Stored>(&config.db, time.clone())?;
     let engine = engine::EnginePool::new(
         config.engine_threads,
         config.engine_queue,

@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, MutexGuard, Weak};
 
-use super::{Glance, Hub, RoomCell};
+use super::Hub;
+use super::cell::{Glance, RoomCell};
 use crate::room::Room;
 
 /// The finished games' cells by id, held weakly: the map never keeps a game in memory.
@@ -23,13 +24,14 @@ impl Finished {
         self.cells.get(id).and_then(Weak::upgrade)
     }
 
-    /// The cell of finished game `room`: the one in use if there is one (another request
-    /// read the game meanwhile), otherwise a new one, remembered while it is held.
-    pub(super) fn keep(&mut self, room: Room) -> Arc<RoomCell> {
+    /// The cell of finished game `room`, read at `now`: the one in use if there is one
+    /// (another request read the game meanwhile), otherwise a new one, remembered while it
+    /// is held.
+    pub(super) fn keep(&mut self, room: Room, now: i64) -> Arc<RoomCell> {
         if let Some(cell) = self.get(&room.id) {
             return cell;
         }
-        let cell = RoomCell::new(room, Glance::default());
+        let cell = RoomCell::new(room, Glance::default(), now);
         self.hold(&cell);
         cell
     }
@@ -74,8 +76,8 @@ mod tests {
     #[test]
     fn a_held_game_is_shared_and_one_nobody_holds_is_forgotten() {
         let mut finished = Finished::default();
-        let first = finished.keep(finished_room("aa"));
-        let again = finished.keep(finished_room("aa"));
+        let first = finished.keep(finished_room("aa"), 0);
+        let again = finished.keep(finished_room("aa"), 0);
         assert!(Arc::ptr_eq(&first, &again), "a held game has one cell");
         drop((first, again));
         assert!(
@@ -83,7 +85,7 @@ mod tests {
             "the map does not keep a game alive"
         );
         for i in 0..200 {
-            drop(finished.keep(finished_room(&format!("{i:x}"))));
+            drop(finished.keep(finished_room(&format!("{i:x}")), 0));
         }
         assert!(
             finished.cells.len() <= 65,

@@ -1,12 +1,13 @@
 //! The web layer's refusal: an HTTP status and a reason people can read. Domain errors
-//! ([`crate::error::Error`]) become one here, each kind mapped to its status in one place.
+//! ([`crate::error::Error`]) become one here, with the status of their kind
+//! ([`crate::wire::error::status_of`]).
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
+use crate::wire::error::{ErrorBody, status_of};
 
 /// A refused request, as the client is told.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -38,28 +39,17 @@ impl ApiError {
     }
 }
 
-/// The status of each kind of domain error: the one place where the domain meets HTTP.
-pub fn status_of(kind: ErrorKind) -> StatusCode {
-    match kind {
-        ErrorKind::BadRequest => StatusCode::BAD_REQUEST,
-        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
-        ErrorKind::NotFound => StatusCode::NOT_FOUND,
-        ErrorKind::Conflict => StatusCode::CONFLICT,
-        ErrorKind::Illegal => StatusCode::UNPROCESSABLE_ENTITY,
-        ErrorKind::Busy | ErrorKind::Storage => StatusCode::SERVICE_UNAVAILABLE,
-        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-    }
-}
-
 impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
-        ApiError::new(status_of(e.kind), e.reason)
+        let status =
+            StatusCode::from_u16(status_of(e.kind)).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        ApiError::new(status, e.reason)
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "error": self.reason, "status": self.status.as_u16() });
+        let body = ErrorBody::new(self.status.as_u16(), self.reason);
         (self.status, Json(body)).into_response()
     }
 }

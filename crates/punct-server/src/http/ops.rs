@@ -8,10 +8,10 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Json, Router};
-use serde_json::json;
 
 use crate::games::Hub;
 use crate::ops::metrics::Scraped;
+use crate::wire::health::HealthReport;
 
 /// How `/healthz` judges the database.
 #[derive(Clone, Copy, Debug)]
@@ -81,19 +81,17 @@ async fn healthz(State(hub): State<Hub>, health: Option<Extension<Health>>) -> R
     }
     let since_commit_ms = since_commit.as_millis() as u64;
     if problems.is_empty() {
-        let body = json!({
-            "status": "ok",
-            "since_commit_ms": since_commit_ms,
-            "live_games": hub.live_games(),
-        });
+        let body = HealthReport::Ok {
+            since_commit_ms,
+            live_games: hub.live_games(),
+        };
         return (StatusCode::OK, Json(body)).into_response();
     }
     let reason = problems.join("; ");
     tracing::warn!("health check failed: {reason}");
-    let body = json!({
-        "status": "unavailable",
-        "reason": reason,
-        "since_commit_ms": since_commit_ms,
-    });
+    let body = HealthReport::Unavailable {
+        reason: &reason,
+        since_commit_ms,
+    };
     (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
 }

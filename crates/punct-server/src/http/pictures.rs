@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use punct_core::{Game, Move, Position};
 use serde::Deserialize;
 
-use super::position_of;
+use super::positions::position_of;
 use super::{assets, preview};
 use crate::games::Hub;
 use crate::http::error::ApiError;

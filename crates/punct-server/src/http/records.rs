@@ -3,20 +3,20 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
-use serde_json::{Map, Value, json};
 use tokio::sync::Semaphore;
 
-use super::{ApiResult, TextRequest, parse};
+use super::extract::parse;
+use super::positions::TextRequest;
 use crate::error::Error;
 use crate::http::error::ApiError;
 use crate::http::json_only::is_zip;
 use crate::records::export::{self, RecordRequest};
 use crate::records::import::{self, Imported};
-use crate::wire::replay::replay_json;
+use crate::wire::records::ImportAnswer;
 
 /// How many reasons a refusal of an import that read nothing quotes.
 const REASONS_QUOTED: usize = 3;
@@ -43,7 +43,7 @@ pub(super) async fn import(
     Extension(readers): Extension<Readers>,
     headers: HeaderMap,
     body: Bytes,
-) -> ApiResult {
+) -> Result<Response, ApiError> {
     let zip = headers.get(header::CONTENT_TYPE).is_some_and(is_zip);
     let text = if zip {
         None
@@ -67,11 +67,12 @@ pub(super) async fn import(
         if imported.games.is_empty() {
             return Err(nothing_read(&imported));
         }
-        Ok(imported_json(&imported))
+        serde_json::to_vec(&ImportAnswer::of(&imported))
+            .map_err(|e| Error::internal(format!("the import's answer failed: {e}")).into())
     })
     .await
     .map_err(|e| Error::internal(format!("the import failed: {e}")))??;
-    Ok(Json(answer))
+    Ok(([(header::CONTENT_TYPE, "application/json")], answer).into_response())
 }
 
 fn nothing_read(imported: &Imported) -> ApiError {
@@ -95,43 +96,6 @@ fn nothing_read(imported: &Imported) -> ApiError {
         reasons.push("the archive holds no file".into());
     }
     ApiError::bad_request(format!("no game could be read: {}", reasons.join("; ")))
-}
-
-/// `{"games": [...], "skipped": [...]}`: each game its replay, with its record text, a
-/// title, its tags and (from an archive) its file.
-fn imported_json(imported: &Imported) -> Value {
-    let games: Vec<Value> = imported
-        .games
-        .iter()
-        .map(|game| {
-            let mut value = replay_json(&game.record.game);
-            let tags: Map<String, Value> = game
-                .record
-                .tags
-                .iter()
-                .map(|(name, value)| (name.clone(), Value::String(value.clone())))
-                .collect();
-            value["record"] = json!(game.record.to_string());
-            value["name"] = json!(import::title(&game.record));
-            value["tags"] = Value::Object(tags);
-            if let Some(file) = &game.file {
-                value["file"] = json!(file);
-            }
-            value
-        })
-        .collect();
-    let skipped: Vec<Value> = imported
-        .skipped
-        .iter()
-        .map(|s| {
-            let mut value = json!({ "game": s.game, "reason": s.reason });
-            if let Some(file) = &s.file {
-                value["file"] = json!(file);
-            }
-            value
-        })
-        .collect();
-    json!({ "games": games, "skipped": skipped })
 }
 
 /// Writes the record of a game the page holds, as `text/plain`.

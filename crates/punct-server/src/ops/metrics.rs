@@ -15,7 +15,6 @@ use prometheus::{
 };
 
 use crate::error::ErrorKind;
-use crate::room::Change;
 
 /// Seconds, for the latencies of a change: from a tenth of a millisecond to seconds.
 const LATENCY_BUCKETS: [f64; 14] = [
@@ -26,45 +25,6 @@ const LATENCY_BUCKETS: [f64; 14] = [
 const ENGINE_WAIT_BUCKETS: [f64; 12] = [
     0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 15.0, 60.0,
 ];
-
-/// The changes a game goes through, by their event name, in the order of [`change_slot`].
-const CHANGES: [&str; 15] = [
-    "joined",
-    "move",
-    "resign",
-    "draw",
-    "draw_offer",
-    "draw_declined",
-    "takeback",
-    "takeback_request",
-    "takeback_declined",
-    "timeout",
-    "aborted",
-    "abandoned",
-    "rematch_offer",
-    "rematch_declined",
-    "rematch",
-];
-
-fn change_slot(change: Change) -> usize {
-    match change {
-        Change::Joined(_) => 0,
-        Change::Move => 1,
-        Change::Resign => 2,
-        Change::Draw => 3,
-        Change::DrawOffer => 4,
-        Change::DrawDeclined => 5,
-        Change::Takeback => 6,
-        Change::TakebackRequest => 7,
-        Change::TakebackDeclined => 8,
-        Change::Timeout => 9,
-        Change::Aborted => 10,
-        Change::Abandoned => 11,
-        Change::RematchOffer => 12,
-        Change::RematchDeclined => 13,
-        Change::Rematch => 14,
-    }
-}
 
 /// Where storage failed.
 #[derive(Clone, Copy, Debug)]
@@ -125,8 +85,9 @@ fn registered<T: prometheus::core::Collector + Clone + 'static>(registry: &Regis
 }
 
 impl Metrics {
-    /// All the metrics, at zero, with `engine_wait` (from [`engine_wait`]) among them.
-    pub fn new(engine_wait: &Histogram) -> Metrics {
+    /// All the metrics, at zero, with `engine_wait` (from [`engine_wait`]) among them and a
+    /// count for each kind of change a game goes through, by its name in `changes`.
+    pub fn new(engine_wait: &Histogram, changes: &[&str]) -> Metrics {
         let r = Registry::new();
         let counter = |name: &str, help: &str| {
             registered(&r, IntCounter::new(name, help).expect("valid counter"))
@@ -144,7 +105,7 @@ impl Metrics {
                 IntCounterVec::new(Opts::new(name, help), &[label]).expect("valid counter"),
             )
         };
-        let changes = vec(
+        let counted = vec(
             "punct_changes_total",
             "Changes stored and announced, by kind (the event names of the API)",
             "change",
@@ -163,9 +124,9 @@ impl Metrics {
         Metrics {
             inner: Arc::new(Inner {
                 moves: counter("punct_moves_total", "Moves stored and announced"),
-                changes: CHANGES
+                changes: changes
                     .iter()
-                    .map(|c| changes.with_label_values(&[*c]))
+                    .map(|c| counted.with_label_values(&[*c]))
                     .collect(),
                 move_commit: latency(
                     "punct_move_commit_seconds",
@@ -203,20 +164,21 @@ impl Metrics {
         }
     }
 
-    /// A change stored; `checked` is how long ago it was checked (a move's latency).
-    pub fn committed(&self, change: Change, checked: Duration) {
-        self.inner.changes[change_slot(change)].inc();
-        if change == Change::Move {
+    /// A change stored, of the kind `change` indexes among the names given at start; a
+    /// move's `checked` says how long ago it was checked.
+    pub fn committed(&self, change: usize, move_checked: Option<Duration>) {
+        if let Some(counter) = self.inner.changes.get(change) {
+            counter.inc();
+        }
+        if let Some(checked) = move_checked {
             self.inner.moves.inc();
             self.inner.move_commit.observe(checked.as_secs_f64());
         }
     }
 
     /// A move's event sent to its sockets, `checked` after it was checked.
-    pub fn broadcast(&self, change: Change, checked: Duration) {
-        if change == Change::Move {
-            self.inner.move_broadcast.observe(checked.as_secs_f64());
-        }
+    pub fn move_broadcast(&self, checked: Duration) {
+        self.inner.move_broadcast.observe(checked.as_secs_f64());
     }
 
     /// A request refused or failed with `kind`.
@@ -262,27 +224,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_change_has_its_own_series() {
-        let all = [
-            Change::Joined(punct_core::Colour::White),
-            Change::Move,
-            Change::Resign,
-            Change::Draw,
-            Change::DrawOffer,
-            Change::DrawDeclined,
-            Change::Takeback,
-            Change::TakebackRequest,
-            Change::TakebackDeclined,
-            Change::Timeout,
-            Change::Aborted,
-            Change::Abandoned,
-            Change::RematchOffer,
-            Change::RematchDeclined,
-            Change::Rematch,
-        ];
-        for change in all {
-            assert_eq!(CHANGES[change_slot(change)], change.name());
-        }
+    fn every_error_kind_has_its_own_series() {
         for (i, kind) in ErrorKind::ALL.iter().enumerate() {
             assert_eq!(*kind as usize, i);
         }
@@ -290,9 +232,9 @@ mod tests {
 
     #[test]
     fn counts_are_rendered_with_their_labels() {
-        let m = Metrics::new(&engine_wait());
-        m.committed(Change::Move, Duration::from_millis(2));
-        m.committed(Change::Resign, Duration::ZERO);
+        let m = Metrics::new(&engine_wait(), &["move", "resign"]);
+        m.committed(0, Some(Duration::from_millis(2)));
+        m.committed(1, None);
         m.error(ErrorKind::Illegal);
         m.storage_failed(StorageOp::Read);
         let open = m.socket_opened();

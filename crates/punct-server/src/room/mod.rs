@@ -3,15 +3,18 @@
 //! room before anyone hears of the change.
 
 mod action;
+mod audience;
 pub mod clock;
 mod expiry;
+mod moves;
 pub mod new;
+mod record;
 mod rematch;
 mod seat;
+mod snapshot;
 mod stored;
 #[cfg(test)]
 mod tests;
-mod view;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -20,16 +23,17 @@ use punct_core::{Colour, Game, Move, Outcome, PlayError, Termination};
 use punct_engine::Level;
 
 pub use action::{Action, Change, Made, Request};
+pub use audience::Audience;
+pub use clock::Clock;
 pub use expiry::Lifetimes;
+use moves::MoveTexts;
+pub use record::record_date;
 pub use rematch::RematchStep;
 pub use seat::{Mode, Person, Seat};
-pub use stored::{PendingMove, Stored, Summary};
-pub use view::JSON_CAPACITY;
-use view::MoveTexts;
-pub(crate) use view::{OutcomeView, json_text};
+pub use snapshot::{Ending, SeatShown, Snapshot};
+pub use stored::{Stored, Summary};
 
 use crate::error::Error;
-use crate::room::clock::Clock;
 
 /// A game in the server.
 #[derive(Clone, Debug)]
@@ -178,15 +182,11 @@ impl Room {
         self.game.position().turn()
     }
 
-    /// The colours `token` holds (both on one screen, none for a stranger).
-    pub fn holder(&self, token: Option<&str>) -> Vec<Colour> {
-        let Some(token) = token else {
-            return Vec::new();
-        };
-        Colour::ALL
-            .into_iter()
-            .filter(|c| self.seats[c.index()].token() == Some(token))
-            .collect()
+    /// Whose view the holder of `token` has: the seats it holds (both on one screen, none
+    /// for a stranger).
+    pub fn audience(&self, token: Option<&str>) -> Audience {
+        let holds = |c: Colour| token.is_some() && self.seats[c.index()].token() == token;
+        Audience::holding(holds(Colour::White), holds(Colour::Black))
     }
 
     /// The engine's level if the computer is to move in a live game.

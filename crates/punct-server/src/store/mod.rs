@@ -30,6 +30,7 @@
 //! (`synchronous_commit=on`), which survive a crash of the database machine as well.
 
 mod backend;
+mod form;
 mod postgres;
 mod sqlite;
 mod writer;
@@ -46,8 +47,8 @@ use self::backend::{Backend, Change, GameRow};
 use self::writer::{Write, write_loop};
 use crate::ops::outage::Outage;
 use crate::ops::time::TimeSource;
-use crate::room::{PendingMove, Stored};
 
+pub use self::form::{Form, PendingMove};
 pub use self::writer::{CHECKPOINT_EVERY, FOLD_AT};
 
 /// A read for the reader thread.
@@ -179,9 +180,9 @@ struct Folded {
     seq: u64,
 }
 
-/// `data` (a game's row) with `moves` applied, or why the moves do not fit it.
-fn folded(data: &str, moves: &[PendingMove]) -> Result<Folded, String> {
-    let stored = with_moves(
+/// `data` (a game's row, in form `F`) with `moves` applied, or why the moves do not fit it.
+fn folded<F: Form>(data: &str, moves: &[PendingMove]) -> Result<Folded, String> {
+    let stored: F = with_moves(
         serde_json::from_str(data).map_err(|e| e.to_string())?,
         moves,
     )?;
@@ -193,7 +194,7 @@ fn folded(data: &str, moves: &[PendingMove]) -> Result<Folded, String> {
 }
 
 /// `stored` with `moves` applied.
-fn with_moves(mut stored: Stored, moves: &[PendingMove]) -> Result<Stored, String> {
+fn with_moves<F: Form>(mut stored: F, moves: &[PendingMove]) -> Result<F, String> {
     for m in moves {
         stored.apply(m)?;
     }
@@ -239,9 +240,9 @@ fn spawn_with_db<T: Send + 'static>(
 impl Store {
     /// Opens the database at `path` (an SQLite file, created if needed, or a `postgres://`
     /// URL), creating its tables, and starts the writer and reader threads. An SQLite file
-    /// that another server has open is refused. Times (the heartbeat, commits) are read from
-    /// `time`.
-    pub fn open(path: &Path, time: TimeSource) -> anyhow::Result<Store> {
+    /// that another server has open is refused. Games are stored in form `F`, into which the
+    /// writer folds their pending moves; times (the heartbeat, commits) are read from `time`.
+    pub fn open<F: Form>(path: &Path, time: TimeSource) -> anyhow::Result<Store> {
         let at = Location::of(path);
         let lock = match &at {
             Location::Sqlite(path) => Some(Arc::new(lock_file(path)?)),
@@ -261,7 +262,7 @@ impl Store {
                 let time = time.clone();
                 move |db| {
                     db.init()?;
-                    writer::fold_all(db, &time)?;
+                    writer::fold_all::<F>(db, &time)?;
                     db.alive_ms()
                 }
             },
@@ -272,7 +273,7 @@ impl Store {
                 let time = time.clone();
                 move |db, alive| {
                     let _ = alive_tx.send(alive);
-                    write_loop(db, rx, &at, &checkpointed, &last_commit_ms, &time);
+                    write_loop::<F>(db, rx, &at, &checkpointed, &last_commit_ms, &time);
                 }
             },
         )?;
@@ -387,7 +388,7 @@ impl Store {
     }
 
     /// One game's stored form, with its pending moves applied.
-    pub async fn load(&self, id: &str) -> anyhow::Result<Option<Stored>> {
+    pub async fn load<F: Form>(&self, id: &str) -> anyhow::Result<Option<F>> {
         let id = id.to_owned();
         self.read(move |db| {
             // Pending moves first: a fold between the two reads then finds them in the row
@@ -404,7 +405,7 @@ impl Store {
 
     /// Every game still being played, with its pending moves applied; each game that cannot
     /// be read back is named with the reason instead, and does not stop the others.
-    pub async fn live_games(&self) -> anyhow::Result<Vec<Result<Stored, Unreadable>>> {
+    pub async fn live_games<F: Form>(&self) -> anyhow::Result<Vec<Result<F, Unreadable>>> {
         self.read(|db| {
             let mut moves: std::collections::HashMap<String, Vec<PendingMove>> =
                 writer::by_game(db.pending_moves(None)?)
@@ -416,7 +417,7 @@ impl Store {
                 .map(|(id, data)| {
                     // The row's id, not the one its data names: the data may be what is
                     // damaged, and the row is what is set aside.
-                    let stored: Stored = serde_json::from_str(data)
+                    let stored: F = serde_json::from_str(data)
                         .map_err(|e| (id.clone(), format!("unreadable data: {e}")))?;
                     let pending = moves.remove(id).unwrap_or_default();
                     with_moves(stored, &pending).map_err(|e| (id.clone(), e))
@@ -427,7 +428,7 @@ impl Store {
     }
 
     /// The `limit` most recently finished games, the latest first.
-    pub async fn finished(&self, limit: usize) -> anyhow::Result<Vec<Stored>> {
+    pub async fn finished<F: Form>(&self, limit: usize) -> anyhow::Result<Vec<F>> {
         self.read(move |db| {
             db.finished_data(limit)?
                 .iter()

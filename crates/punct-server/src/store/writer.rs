@@ -16,10 +16,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use super::backend::{Backend, Change, Commit, Fold};
-use super::{Location, WriteError, folded};
+use super::form::PendingMove;
+use super::{Form, Location, WriteError, folded};
 use crate::ops::outage::Outage;
 use crate::ops::time::TimeSource;
-use crate::room::PendingMove;
 
 /// How often SQLite's write-ahead log is copied into the database file, and so how long the
 /// log may grow before it starts again. Each start costs the writer a pause of about 5 ms,
@@ -120,7 +120,7 @@ impl PendingCount {
 /// The folds for the next commit: the games of `due` with their pending moves folded into
 /// their rows. A game whose moves do not fit its row is set aside instead; one whose moves
 /// cannot be read now is left for later.
-fn folds(db: &mut dyn Backend, due: &[String], now_ms: i64) -> (Vec<Fold>, Vec<Change>) {
+fn folds<F: Form>(db: &mut dyn Backend, due: &[String], now_ms: i64) -> (Vec<Fold>, Vec<Change>) {
     let mut folds = Vec::new();
     let mut aside = Vec::new();
     for game in due {
@@ -128,7 +128,7 @@ fn folds(db: &mut dyn Backend, due: &[String], now_ms: i64) -> (Vec<Fold>, Vec<C
             .pending_moves(Some(game))
             .and_then(|moves| Ok((db.game_data(game)?, moves)));
         match found {
-            Ok((Some(data), moves)) if !moves.is_empty() => match folded(&data, &moves) {
+            Ok((Some(data), moves)) if !moves.is_empty() => match folded::<F>(&data, &moves) {
                 Ok(fold) => folds.push(Fold {
                     game: game.clone(),
                     data: fold.data,
@@ -165,7 +165,7 @@ pub(super) fn set_aside(id: &str, why: &str, at_ms: i64) -> Change {
 
 /// The writer's loop: gathers writes into batches and commits them until every sender is
 /// gone.
-pub(super) fn write_loop(
+pub(super) fn write_loop<F: Form>(
     mut db: Box<dyn Backend>,
     rx: mpsc::Receiver<Write>,
     at: &Location,
@@ -218,7 +218,7 @@ pub(super) fn write_loop(
             }
         }
         // Folding rides with the batch (or the heartbeat): one commit, not two.
-        let (folds, aside) = folds(db.as_mut(), &pending.take_due(), time.now_ms());
+        let (folds, aside) = folds::<F>(db.as_mut(), &pending.take_due(), time.now_ms());
         let changes: Vec<&Change> = aside
             .iter()
             .chain(batch.iter().map(|w| &w.change))
@@ -299,7 +299,7 @@ pub(super) fn by_game(moves: Vec<PendingMove>) -> Vec<(String, Vec<PendingMove>)
 /// Folds every pending move into its game's row: done at startup, before anything else is
 /// written. A game whose moves do not fit it is set aside, and so are moves whose game is
 /// gone.
-pub(super) fn fold_all(db: &mut dyn Backend, time: &TimeSource) -> anyhow::Result<()> {
+pub(super) fn fold_all<F: Form>(db: &mut dyn Backend, time: &TimeSource) -> anyhow::Result<()> {
     let mut folds = Vec::new();
     let mut aside = Vec::new();
     for (game, moves) in by_game(db.pending_moves(None)?) {
@@ -311,7 +311,7 @@ pub(super) fn fold_all(db: &mut dyn Backend, time: &TimeSource) -> anyhow::Resul
             ));
             continue;
         };
-        match folded(&data, &moves) {
+        match folded::<F>(&data, &moves) {
             Ok(fold) => folds.push(Fold {
                 game,
                 data: fold.data,

@@ -1,37 +1,41 @@
-//! A game as the review screen needs it: the position after every move.
+//! A game as the review screen needs it: the position after every move
+//! (`GET /api/games/{id}/replay`, and each game an import reads).
 
 use punct_core::Game;
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use crate::room::OutcomeView;
+use super::view::OutcomeView;
 
 /// A game as a list of positions after each move, with the moves, their numbers (as
 /// records print them: the number before `3.`/`3...`) and the outcome.
-pub fn replay_json(game: &Game) -> Value {
-    let mut pos = game.start().clone();
-    let mut positions = vec![pos.to_string()];
-    let mut numbers = Vec::with_capacity(game.moves().len());
-    for &mv in game.moves() {
-        numbers.push(pos.move_number());
-        pos.make(mv);
-        positions.push(pos.to_string());
-    }
-    let outcome = game.outcome().map(|o| OutcomeView::of(&o, &pos));
-    json!({
-        "start": game.start().to_string(),
-        "moves": game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        "numbers": numbers,
-        "positions": positions,
-        "outcome": outcome,
-    })
+#[derive(Serialize)]
+pub struct Replay {
+    start: String,
+    moves: Vec<String>,
+    numbers: Vec<u32>,
+    positions: Vec<String>,
+    outcome: Option<OutcomeView>,
 }
 
-/// `YYYY.MM.DD` (UTC) for a time in ms since the epoch; `????.??.??` when out of range.
-pub(crate) fn chrono_date(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms).map_or_else(
-        |_| "????.??.??".to_owned(),
-        |t| t.strftime("%Y.%m.%d").to_string(),
-    )
+impl Replay {
+    /// The replay of `game`.
+    pub fn of(game: &Game) -> Replay {
+        let mut pos = game.start().clone();
+        let mut positions = vec![pos.to_string()];
+        let mut numbers = Vec::with_capacity(game.moves().len());
+        for &mv in game.moves() {
+            numbers.push(pos.move_number());
+            pos.make(mv);
+            positions.push(pos.to_string());
+        }
+        Replay {
+            start: game.start().to_string(),
+            moves: game.moves().iter().map(ToString::to_string).collect(),
+            numbers,
+            positions,
+            outcome: game.outcome().map(|o| OutcomeView::of(&o, &pos)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -45,12 +49,8 @@ mod tests {
         for m in ["K5-K9:0", "TC2:0", "TC8:0"] {
             game.play(punct_core::Move::parse(m).unwrap()).unwrap();
         }
-        assert_eq!(replay_json(&game)["numbers"], json!([3, 4, 4]));
-    }
-
-    #[test]
-    fn dates_are_civil() {
-        assert_eq!(chrono_date(0), "1970.01.01");
-        assert_eq!(chrono_date(1_795_305_600_000), "2026.11.22");
+        let replay = serde_json::to_value(Replay::of(&game)).unwrap();
+        assert_eq!(replay["numbers"], serde_json::json!([3, 4, 4]));
+        assert_eq!(replay["positions"].as_array().unwrap().len(), 4);
     }
 }

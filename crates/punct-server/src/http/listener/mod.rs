@@ -14,12 +14,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
-use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::Config;
+use crate::wire::error::ErrorBody;
 
 /// Refusals being written at once; connections past these are closed without a word.
 const REFUSALS_AT_ONCE: usize = 32;
@@ -117,11 +117,8 @@ fn is_connection_error(e: &io::Error) -> bool {
 
 /// Answers a connection past the cap with 503 and a JSON reason, then closes it.
 async fn refuse(mut stream: TcpStream, max: usize, _slot: OwnedSemaphorePermit) {
-    let body = json!({
-        "error": format!("the server has {max} connections open, its limit; try again shortly"),
-        "status": 503,
-    })
-    .to_string();
+    let reason = format!("the server has {max} connections open, its limit; try again shortly");
+    let body = serde_json::to_string(&ErrorBody::new(503, reason)).unwrap_or_default();
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          content-length: {}\r\nretry-after: 5\r\nconnection: close\r\n\r\n{body}",
