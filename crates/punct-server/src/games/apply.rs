@@ -28,7 +28,8 @@ impl Hub {
                 .load(&id)
                 .await?
                 .ok_or_else(|| Error::internal(format!("game {id} is gone from the database")))?;
-            tracing::warn!(game = %id, seq = truth.seq, "game read back from the database");
+            // Part of the recovery from an outage, which is logged once for all its games.
+            tracing::info!(game = %id, seq = truth.seq, "game read back from the database");
             *room = truth;
             cell.stale.store(false, Ordering::Release);
             self.announce(cell, &room, Announced::ReadBack);

@@ -122,6 +122,22 @@ impl Process {
         panic!("the server did not answer on {addr} within 20 s");
     }
 
+    /// The lines the process writes to standard error from now on (it must have been
+    /// started with `Stdio::piped()` there), read on a thread of their own so that the
+    /// process never waits on a full pipe.
+    pub fn stderr_lines(&mut self) -> std::sync::Arc<std::sync::Mutex<Vec<String>>> {
+        use std::io::BufRead as _;
+        let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let out = self.0.stderr.take().expect("standard error is piped");
+        let kept = lines.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        lines
+    }
+
     /// Kills the process at once, like `kill -9`.
     pub fn kill(&mut self) {
         self.0.kill().ok();

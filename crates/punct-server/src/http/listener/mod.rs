@@ -1,6 +1,6 @@
 //! The server's accept loop, in place of `axum::serve`, for the limits a stranger must not
-//! get past: a cap on open connections (past it a new one is answered 503 at once and
-//! closed, rather than left hanging), a time limit for a request's head and for an idle
+//! get past: a cap on open connections (past it a new one is answered 503 once its request
+//! is read, and closed, rather than left hanging), a time limit for a request's head and for an idle
 //! keep-alive connection ([`connection`]), and a bound on the head's size. hyper's own
 //! `header_read_timeout` starts when it waits for a request, idle or not, so it cannot tell
 //! a slow head from an idle keep-alive: both are timed here, from what the socket does.
@@ -23,9 +23,9 @@ use crate::wire::error::ErrorBody;
 
 /// Refusals being written at once; connections past these are closed without a word.
 const REFUSALS_AT_ONCE: usize = 32;
-/// How long a refused connection is kept to read the client's request, before and after
-/// the refusal: closing it with the request unread would reset the connection, and the
-/// client could lose the refusal.
+/// How long a refused connection is kept after the refusal, to read what else the client
+/// sends: closing it with that unread would reset the connection, and the client could
+/// lose the refusal.
 const REFUSAL_LINGER: Duration = Duration::from_secs(1);
 /// Descriptors kept for everything but client connections: the database, the listener,
 /// refusals, logs.
@@ -98,7 +98,7 @@ pub(crate) async fn serve(listener: TcpListener, router: Router, limits: Connect
                     );
                 }
                 if let Ok(slot) = refusals.clone().try_acquire_owned() {
-                    tokio::spawn(refuse(stream, limits.max_connections, slot));
+                    tokio::spawn(refuse(stream, limits, slot));
                 }
             }
         }
@@ -115,39 +115,55 @@ fn is_connection_error(e: &io::Error) -> bool {
     )
 }
 
-/// Answers a connection past the cap with 503 and a JSON reason, then closes it.
-async fn refuse(mut stream: TcpStream, max: usize, _slot: OwnedSemaphorePermit) {
-    let reason = format!("the server has {max} connections open, its limit; try again shortly");
+/// Answers a connection past the cap with 503 and a JSON reason, then closes it. The answer
+/// follows the request's head: a client takes an answer that comes before its request for
+/// a broken connection, and a connection closed with its request unread is reset, the
+/// answer lost. So the head is waited for as long as a head may take (a client that sends
+/// none by then is answered all the same), and what comes after the answer is read and
+/// dropped for a moment, so that the connection closes cleanly.
+async fn refuse(mut stream: TcpStream, limits: ConnectionLimits, _slot: OwnedSemaphorePermit) {
+    let reason = format!(
+        "the server has {} connections open, its limit; try again shortly",
+        limits.max_connections
+    );
     let body = serde_json::to_string(&ErrorBody::new(503, reason)).unwrap_or_default();
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          content-length: {}\r\nretry-after: 5\r\nconnection: close\r\n\r\n{body}",
         body.len()
     );
-    let _ = tokio::time::timeout(REFUSAL_LINGER, async {
-        // The answer follows the request's head: clients take an answer that comes before
-        // their request for a broken connection.
-        let mut buf = [0; 1024];
-        let mut last = [0; 4];
-        while last != *b"\r\n\r\n" {
-            let n = stream.read(&mut buf).await?;
-            if n == 0 {
-                break;
-            }
-            for &byte in &buf[..n] {
-                last = [last[1], last[2], last[3], byte];
-                if last == *b"\r\n\r\n" {
-                    break;
-                }
-            }
-        }
+    let head = read_head(&mut stream, limits.max_header_bytes);
+    let _ = tokio::time::timeout(limits.header_read_timeout, head).await;
+    let answer = async {
         stream.write_all(response.as_bytes()).await?;
         stream.shutdown().await?;
         let mut sink = [0; 1024];
         while stream.read(&mut sink).await? > 0 {}
         Ok::<_, io::Error>(())
-    })
-    .await;
+    };
+    let _ = tokio::time::timeout(REFUSAL_LINGER, answer).await;
+}
+
+/// Reads `stream` up to the end of a request's head (an empty line), the end of the
+/// stream, or `max` bytes.
+async fn read_head(stream: &mut TcpStream, max: usize) -> io::Result<()> {
+    let mut buf = [0; 1024];
+    let mut last = [0; 4];
+    let mut read = 0;
+    while read < max {
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            return Ok(());
+        }
+        read += n;
+        for &byte in &buf[..n] {
+            last = [last[1], last[2], last[3], byte];
+            if last == *b"\r\n\r\n" {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Raises the soft limit on open descriptors to the hard one, and returns `wanted` or, if
