@@ -3,13 +3,15 @@
 //! the list rather than writing each move again.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use punct_core::Move;
 use serde_json::value::RawValue;
 
-/// The JSON list of a game's move texts. Move texts hold no quotes, commas or escapes.
+/// The JSON list of a game's move texts, shared with the snapshots taken of it until the
+/// next move. Move texts hold no quotes, commas or escapes.
 #[derive(Clone, Debug)]
-pub struct MoveTexts(Box<RawValue>);
+pub struct MoveTexts(Arc<RawValue>);
 
 impl MoveTexts {
     /// The list of `moves`.
@@ -25,7 +27,8 @@ impl MoveTexts {
 
     /// The list written in `text`, which is JSON: move texts never need escaping.
     fn of(text: String) -> MoveTexts {
-        MoveTexts(RawValue::from_string(text).unwrap_or_else(|_| RawValue::NULL.to_owned()))
+        let json = RawValue::from_string(text).unwrap_or_else(|_| RawValue::NULL.to_owned());
+        MoveTexts(json.into())
     }
 
     /// The list with `mv` played.
@@ -62,6 +65,11 @@ impl MoveTexts {
     /// The list as JSON.
     pub fn json(&self) -> &RawValue {
         &self.0
+    }
+
+    /// The list as JSON, shared.
+    pub fn shared(&self) -> Arc<RawValue> {
+        self.0.clone()
     }
 }
 

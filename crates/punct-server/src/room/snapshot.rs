@@ -3,13 +3,24 @@
 //! alone decides what each of them sees. The long parts (the moves, the position) are kept
 //! as JSON already, so that writing a view for several audiences copies them.
 
+use std::fmt;
 use std::sync::Arc;
 
 use punct_core::{Cell, Colour, Move, Outcome, Variant};
 use punct_engine::Level;
+use serde::{Serialize, Serializer};
 use serde_json::value::{RawValue, to_raw_value};
 
 use super::{Audience, Clock, Mode, Room, Seat};
+
+/// What a value shows, written as a JSON string straight from its `Display`.
+struct Text<'a, T: fmt::Display>(&'a T);
+
+impl<T: fmt::Display> Serialize for Text<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self.0)
+    }
+}
 
 /// A seat as anyone may see it.
 #[derive(Clone, Debug)]
@@ -46,7 +57,7 @@ pub struct Snapshot {
     /// The start position as text.
     pub start: Arc<str>,
     /// The moves as a JSON list of their texts.
-    pub moves: Box<RawValue>,
+    pub moves: Arc<RawValue>,
     /// The position now as a JSON string.
     pub position: Box<RawValue>,
     /// The side to move.
@@ -106,9 +117,8 @@ impl Snapshot {
             mode: room.mode,
             variant: pos.variant(),
             start: room.start_text.clone(),
-            moves: room.texts.json().to_owned(),
-            // A position's text is a JSON string like any other.
-            position: to_raw_value(&pos.to_string()).unwrap_or_else(|_| RawValue::NULL.to_owned()),
+            moves: room.texts.shared(),
+            position: to_raw_value(&Text(pos)).unwrap_or_else(|_| RawValue::NULL.to_owned()),
             turn: pos.turn(),
             centre: pos.centre_count(),
             seats: [shown(&room.seats[0]), shown(&room.seats[1])],

@@ -14,6 +14,9 @@ use super::view::GameState;
 use crate::games::{Announced, Announcement};
 use crate::room::{Audience, Change, Snapshot, colour_name};
 
+/// Room for a message with a state without growing the buffer: a state is 1–3 KB.
+const STATE_CAPACITY: usize = 4096;
+
 /// A message from the server to a client of a game's WebSocket.
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -126,9 +129,16 @@ impl<'a> ServerMessage<'a> {
 
     /// The message as JSON text.
     pub fn text(&self) -> Utf8Bytes {
-        // Writing into a String cannot fail, and no message holds what serde could refuse
-        // (a map with keys that are not strings).
-        serde_json::to_string(self).unwrap_or_default().into()
+        let capacity = match self {
+            ServerMessage::State { .. } | ServerMessage::Event { .. } => STATE_CAPACITY,
+            ServerMessage::Ok { .. } | ServerMessage::Error(_) | ServerMessage::Pong => 128,
+        };
+        let mut out = Vec::with_capacity(capacity);
+        // Writing into a Vec cannot fail, and no message holds what serde could refuse (a
+        // map with keys that are not strings).
+        let _ = serde_json::to_writer(&mut out, self);
+        // serde_json writes only UTF-8.
+        String::from_utf8(out).unwrap_or_default().into()
     }
 }
 
