@@ -1,11 +1,15 @@
 //! The server's own work for one move, beside the network and the database: check and play
-//! the move on the room, take what the store keeps of it (a pending move) and write the
-//! event's state; and the whole stored form, which any other change stores.
+//! the move on the room, take what the store keeps of it (a pending move), take the state's
+//! snapshot and write the event for each audience of a friend game (a watcher, White,
+//! Black); and the whole stored form, which any other change stores.
+
+use std::sync::Arc;
 
 use divan::{Bencher, black_box};
 use punct_core::{Colour, Game, Variant};
-use punct_server::clock::Clock;
-use punct_server::room::{Action, JSON_CAPACITY, Mode, Room, Seat};
+use punct_server::games::{Announced, Announcement};
+use punct_server::room::{Action, Audience, Clock, Mode, Room, Seat, Snapshot};
+use punct_server::wire::server::announced_text;
 
 fn main() {
     divan::main();
@@ -41,15 +45,21 @@ fn one_move(bencher: Bencher, plies: usize) {
     let (room, text) = room_after(plies);
     let turn: [Colour; 1] = [room.turn()];
     let action = Action::Move { text };
+    let audiences = [
+        Audience::Watcher,
+        Audience::Seat(Colour::White),
+        Audience::Seat(Colour::Black),
+    ];
     // The room is played on in place (a fresh copy for each run, made outside the timing).
     bencher
         .with_inputs(|| room.clone())
         .bench_local_values(|mut next| {
             let change = next.act(&turn, &action, 1_000_000).unwrap();
             let stored = next.pending_move(change);
-            let mut event = Vec::with_capacity(JSON_CAPACITY);
-            next.write_snapshot(&mut event, 1_000_000, &[]);
-            black_box((stored, event, next))
+            let snapshot = Arc::new(Snapshot::of(&next, 1_000_000));
+            let event = Announcement::new(Announced::Change(change), snapshot);
+            let forms = audiences.map(|audience| announced_text(&event, audience));
+            black_box((stored, forms, next))
         });
 }
 

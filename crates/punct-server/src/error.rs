@@ -1,6 +1,6 @@
 //! The domain's one error type: what kind of refusal or failure it is, and a reason people
 //! can read. It knows nothing of HTTP; the web layer maps each kind to a status once
-//! ([`crate::api_error`]).
+//! ([`crate::http::error`]).
 
 /// What went wrong, as far as a caller must tell cases apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

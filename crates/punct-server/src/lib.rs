@@ -4,37 +4,21 @@
 //! whose files are built into the binary.
 //!
 //! The rules are punct-core's alone: the server checks every move with it. The engine runs
-//! on its own threads behind a bounded queue ([`engine_pool`]), never on the async runtime.
+//! on its own threads behind a bounded queue ([`engine`]), never on the async runtime.
 //! The API is described in `API.md`.
 
 #![warn(missing_docs)]
 
-pub mod api;
-pub mod api_error;
-mod assets;
-mod catalogue;
-pub mod clock;
-pub mod engine_pool;
+pub mod engine;
 pub mod error;
-pub mod export;
-pub mod hub;
-pub mod import;
-mod json_only;
-mod listener;
-pub mod logging;
-pub mod metrics;
-pub mod new_game;
+pub mod games;
+pub mod http;
 pub mod ops;
-mod outage;
 pub mod pictures;
-mod preview;
-pub mod rate_limit;
-mod refusal;
-pub mod replay;
-mod request_body;
+pub mod records;
 pub mod room;
-mod security_headers;
 pub mod store;
+pub mod wire;
 mod ws;
 
 use std::net::SocketAddr;
@@ -43,8 +27,8 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 
-pub use api_error::ApiError;
-pub use rate_limit::{Rate, RateLimits};
+pub use http::error::ApiError;
+pub use http::rate_limit::{Rate, RateLimits};
 
 /// How the server is started.
 #[derive(Clone, Debug)]
@@ -104,6 +88,10 @@ pub struct Config {
     pub ws_hello_timeout: Duration,
     /// Rate limits per client address; `None` for none.
     pub rate_limits: Option<RateLimits>,
+    /// For tests: a file holding an offset in milliseconds added to the system clock,
+    /// watched while the server runs, so that a test can move the server's time on without
+    /// waiting ([`ops::time`]). `None`: the system clock.
+    pub clock_file: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -148,6 +136,7 @@ impl Default for Config {
             // A hello comes one round trip after the socket opens.
             ws_hello_timeout: Duration::from_secs(2),
             rate_limits: Some(RateLimits::default()),
+            clock_file: None,
         }
     }
 }
@@ -160,26 +149,36 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> anyhow::Result<(
 }
 
 /// Opens the database and restores the live games.
-async fn start(config: &Config) -> anyhow::Result<hub::Hub> {
-    let store = store::Store::open(&config.db)?;
-    let engine = engine_pool::EnginePool::new(
+async fn start(config: &Config) -> anyhow::Result<games::Hub> {
+    let time = match &config.clock_file {
+        Some(path) => ops::time::TimeSource::with_clock_file(path)?,
+        None => ops::time::TimeSource::system(),
+    };
+    let store = store::Store::open::<room::Stored>(&config.db, time.clone())?;
+    let engine = engine::EnginePool::new(
         config.engine_threads,
         config.engine_queue,
         config.analyses_per_client,
         config.engine_movetime,
+        time.clone(),
     );
     engine.set_search_threads(config.search_threads);
-    hub::Hub::start(store, engine, config.lifetimes).await
+    games::Hub::start(store, engine, config.lifetimes, time).await
 }
 
 /// Serves the games of `hub` on an already bound listener until the process ends.
-async fn serve_hub(listener: TcpListener, hub: hub::Hub, config: &Config) -> anyhow::Result<()> {
-    let health = ops::Health {
+async fn serve_hub(listener: TcpListener, hub: games::Hub, config: &Config) -> anyhow::Result<()> {
+    let health = http::ops::Health {
         timeout: config.health_timeout,
         commit_age: config.health_commit_age,
     };
-    let router = api::router(hub, config).layer(axum::Extension(health));
-    listener::serve(listener, router, listener::ConnectionLimits::of(config)).await;
+    let router = http::router(hub, config).layer(axum::Extension(health));
+    http::listener::serve(
+        listener,
+        router,
+        http::listener::ConnectionLimits::of(config),
+    )
+    .await;
     Ok(())
 }
 

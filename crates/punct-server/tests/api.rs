@@ -605,3 +605,74 @@ async fn names_with_line_breaks_still_give_a_readable_record() {
     assert_eq!(parsed.tag("White"), Some("Ada [Evil \"1\"]"));
     assert_eq!(parsed.moves.len(), 1);
 }
+
+/// Input echoed in a refusal is cut to a sane length, with an ellipsis: a move of 60 000
+/// characters is refused in a few hundred bytes, not its whole length again, and so is any
+/// other text a request names (a field, a position, a move checked alone).
+#[tokio::test]
+async fn echoed_input_is_cut_in_refusals() {
+    let base = start_in_process(&temp_db("echo")).await;
+    let (id, white, _) = friend_game(&base, None).await;
+    let long = "TE4:0".repeat(12_000);
+    let client = reqwest::Client::new();
+    let refusal = |resp: reqwest::Response| async move {
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap();
+        (status, text)
+    };
+    let (status, text) = refusal(
+        client
+            .post(format!("{base}/api/games/{id}/move"))
+            .bearer_auth(&white)
+            .json(&json!({ "move": long }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.len() < 1_000, "a {}-byte refusal", text.len());
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let reason = v["error"].as_str().unwrap();
+    assert!(
+        reason.contains("TE4:0TE4:0") && reason.contains('…'),
+        "{reason}"
+    );
+    // A field that does not exist, named at length.
+    let (status, text) = refusal(
+        client
+            .post(format!("{base}/api/games/{id}/move"))
+            .bearer_auth(&white)
+            .json(&{
+                let mut body = serde_json::Map::new();
+                body.insert("move".into(), json!("TE4:0"));
+                body.insert(long.clone(), json!(1));
+                body
+            })
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.len() < 1_000, "a {}-byte refusal", text.len());
+    // A position and a move checked alone (in an address, so shorter: 2 000 characters).
+    let long = "TE4:0".repeat(400);
+    for query in [
+        vec![("position", long.as_str())],
+        vec![("position", "standard w 0 -"), ("move", long.as_str())],
+    ] {
+        let url = reqwest::Url::parse_with_params(&format!("{base}/api/legal"), query).unwrap();
+        let (status, text) = refusal(client.get(url).send().await.unwrap()).await;
+        assert_eq!(status, 400, "{text}");
+        assert!(text.len() < 1_000, "a {}-byte refusal", text.len());
+    }
+    // Control characters in what is echoed are written escaped.
+    let (status, v) = play_move(&base, &id, &white, "TE4\n\u{7}:0").await;
+    assert_eq!(status, 400, "{v}");
+    let reason = v["error"].as_str().unwrap();
+    assert!(
+        !reason.contains('\n') && !reason.contains('\u{7}'),
+        "{reason:?}"
+    );
+}

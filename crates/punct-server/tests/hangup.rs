@@ -10,15 +10,18 @@ mod common;
 use std::future::Future;
 use std::path::Path;
 use std::pin::{Pin, pin};
+use std::sync::Arc;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use futures_util::FutureExt as _;
-use punct_server::engine_pool::EnginePool;
-use punct_server::hub::Hub;
-use punct_server::new_game::NewGame;
-use punct_server::room::{Action, Lifetimes, Request, Room};
+use punct_server::engine::EnginePool;
+use punct_server::games::{Announced, Announcement, Hub};
+use punct_server::ops::time::TimeSource;
+use punct_server::room::new::NewGame;
+use punct_server::room::{Action, Audience, Lifetimes, Request, Room, Snapshot, Stored};
 use punct_server::store::Store;
+use punct_server::wire::view::GameState;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::TryRecvError;
@@ -30,11 +33,16 @@ struct Server {
 }
 
 async fn server(db: &Path) -> Server {
-    let store = Store::open(db).unwrap();
-    let engine = EnginePool::new(1, 16, 4, Duration::from_millis(20));
-    let hub = Hub::start(store.clone(), engine, Lifetimes::default())
-        .await
-        .unwrap();
+    let store = Store::open::<Stored>(db, TimeSource::system()).unwrap();
+    let engine = EnginePool::new(1, 16, 4, Duration::from_millis(20), TimeSource::system());
+    let hub = Hub::start(
+        store.clone(),
+        engine,
+        Lifetimes::default(),
+        TimeSource::system(),
+    )
+    .await
+    .unwrap();
     Server { hub, store }
 }
 
@@ -48,12 +56,27 @@ fn comparable(mut state: Value) -> Value {
     state
 }
 
+/// `snapshot` as `audience` sees it at `now`, as JSON.
+fn json_of(snapshot: &Snapshot, audience: Audience, now: i64) -> Value {
+    serde_json::to_value(GameState::of(snapshot, audience, now)).unwrap()
+}
+
+/// Game `id` as the holder of `token` sees it in memory.
+async fn state(s: &Server, id: &str, token: Option<&str>) -> Value {
+    let viewed = s.hub.state(id, token).await.unwrap();
+    json_of(&viewed.snapshot, viewed.audience, viewed.now)
+}
+
 /// What the database holds of game `id`, as a watcher would see it.
 async fn stored_state(s: &Server, id: &str) -> Option<Value> {
-    let stored = s.store.load(id).await.unwrap()?;
-    let now = punct_server::clock::now_ms();
+    let stored = s.store.load::<Stored>(id).await.unwrap()?;
+    let now = TimeSource::system().now_ms();
     let room = Room::from_stored(stored, now, now).unwrap();
-    Some(comparable(room.snapshot(now, &[])))
+    Some(comparable(json_of(
+        &Snapshot::of(&room, now),
+        Audience::Watcher,
+        now,
+    )))
 }
 
 /// Waits until memory and the database agree on game `id` (a change still being stored is
@@ -61,7 +84,7 @@ async fn stored_state(s: &Server, id: &str) -> Option<Value> {
 async fn settled(s: &Server, id: &str) -> Value {
     let mut last = (Value::Null, None);
     for _ in 0..200 {
-        let memory = comparable(s.hub.state(id, None).await.unwrap());
+        let memory = comparable(state(s, id, None).await);
         let stored = stored_state(s, id).await;
         if stored.as_ref() == Some(&memory) {
             return memory;
@@ -105,17 +128,13 @@ async fn poll_then_drop<T>(work: impl Future<Output = T>, wait: Duration) -> boo
 }
 
 /// The events a watcher received, by seq and name.
-fn events(rx: &mut Receiver<axum::extract::ws::Utf8Bytes>) -> Vec<(u64, String)> {
+fn events(rx: &mut Receiver<Arc<Announcement>>) -> Vec<(u64, String)> {
     let mut seen = Vec::new();
     loop {
         match rx.try_recv() {
-            Ok(text) => {
-                let v: Value = serde_json::from_str(&text).unwrap();
-                if v["type"] == "event" {
-                    seen.push((
-                        v["seq"].as_u64().unwrap(),
-                        v["event"].as_str().unwrap().into(),
-                    ));
+            Ok(announcement) => {
+                if let Announced::Change(change) = announcement.what {
+                    seen.push((announcement.snapshot.seq, change.name().to_owned()));
                 }
             }
             Err(TryRecvError::Empty | TryRecvError::Closed) => return seen,
@@ -304,10 +323,10 @@ async fn prepare(s: &Server, case: &Case) -> (String, String) {
     let computer_moves =
         |state: &Value| state["mode"] == "computer" && state["turn"] != state["you"][0];
     for action in &case.before {
-        let mut state = s.hub.state(&id, Some(&creator)).await.unwrap();
+        let mut state = state(s, &id, Some(&creator)).await;
         while computer_moves(&state) {
             tokio::time::sleep(Duration::from_millis(10)).await;
-            state = s.hub.state(&id, Some(&creator)).await.unwrap();
+            state = self::state(s, &id, Some(&creator)).await;
         }
         // Moves are made by whoever is to move, offers by the creator.
         let by_joiner =
@@ -319,7 +338,7 @@ async fn prepare(s: &Server, case: &Case) -> (String, String) {
             .unwrap();
     }
     loop {
-        let state = s.hub.state(&id, Some(&creator)).await.unwrap();
+        let state = state(s, &id, Some(&creator)).await;
         let waiting_for_computer = computer_moves(&state) && state["outcome"].is_null();
         if !waiting_for_computer {
             settled(s, &id).await;
@@ -354,7 +373,7 @@ async fn an_action_whose_caller_hangs_up_is_done_whole_or_not_at_all() {
             let (id, token) = prepare(&s, &case).await;
             let before = settled(&s, &id).await;
             let seq = before["seq"].as_u64().unwrap();
-            let mut watcher = s.hub.subscribe(&id, None).await.unwrap().events;
+            let mut watcher = s.hub.subscribe(&id, None).await.unwrap().announcements;
             let request = Request {
                 action: case.action.clone().unwrap_or(Action::Resign),
                 seq: Some(seq),

@@ -419,6 +419,47 @@ async fn past_the_connection_cap_new_clients_are_refused_with_503_and_the_rest_k
     }
 }
 
+/// A client past the connection cap is answered once its request is read, however slowly
+/// it comes within the time a request's head may take (an answer written before the
+/// request is read can reach the client as a reset instead); one that sends nothing is
+/// answered when that time is up.
+#[tokio::test]
+async fn past_the_cap_a_slow_client_is_answered_after_its_request_and_a_silent_one_at_the_head_timeout()
+ {
+    let base = start(
+        "cap-slow",
+        Config {
+            max_connections: 1,
+            header_read_timeout: Duration::from_millis(2_500),
+            ..Config::default()
+        },
+    )
+    .await;
+    let addr = addr_of(&base);
+    // The one place is held by a kept-alive connection.
+    let mut held = TcpStream::connect(addr).await.unwrap();
+    held.write_all(REQUEST).await.unwrap();
+    assert_eq!(read_response(&mut held).await.0, 200);
+    // A client whose request comes 1.5 s after it connects.
+    let mut slow = TcpStream::connect(addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    slow.write_all(REQUEST).await.unwrap();
+    let (status, body) = read_response(&mut slow).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("1 connections open"), "{body}");
+    // A client that sends nothing is answered when its head's time is up, and closed.
+    let started = Instant::now();
+    let mut silent = TcpStream::connect(addr).await.unwrap();
+    let (status, _) = read_response(&mut silent).await;
+    assert_eq!(status, 503);
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(2_000) && took < Duration::from_millis(4_000),
+        "{took:?}"
+    );
+    closed_after(&mut silent, started, Duration::from_secs(3)).await;
+}
+
 fn tight(burst: u32) -> Rate {
     Rate {
         burst,

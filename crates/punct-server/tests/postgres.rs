@@ -9,6 +9,7 @@ mod common;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -425,5 +426,165 @@ async fn two_servers_on_one_database_never_overwrite_each_other() {
     let _server_a = Process::start(a_addr, &db).await;
     let (_, on_a) = get(&game(&a), None).await;
     assert_eq!(on_a["moves"], json!([x, y, w]));
+    drop(pg);
+}
+
+/// While PostgreSQL is away, a game whose move could not be stored (its room in memory is
+/// stale, to be read back) still answers reads from its last committed state, over HTTP and
+/// on a new WebSocket; once the database is back the game is read back and play goes on.
+#[tokio::test]
+async fn reads_go_on_from_memory_while_the_database_is_away() {
+    let Some(mut pg) = tokio::task::spawn_blocking(Postgres::start).await.unwrap() else {
+        return;
+    };
+    let db = PathBuf::from(&pg.url);
+    let addr = free_addr();
+    let base = format!("http://{addr}");
+    let _server = Process::start(addr, &db).await;
+    let (id, white, black) = friend_game(&base, None).await;
+    let url = format!("{base}/api/games/{id}");
+    let (status, played) = play_move(&base, &id, &white, "TE4:0").await;
+    assert_eq!(status, 200, "{played}");
+    let seq = played["seq"].as_u64().unwrap();
+    pg = tokio::task::spawn_blocking(move || {
+        pg.stop_fast();
+        pg
+    })
+    .await
+    .unwrap();
+    let body = json!({ "move": "TK5:0", "seq": seq });
+    let (status, refused) = post(&format!("{url}/move"), Some(&black), body.clone()).await;
+    assert_eq!(status, 503, "{refused}");
+    for token in [None, Some(black.as_str())] {
+        let (status, state) = get(&url, token).await;
+        assert_eq!(status, 200, "a read while the database is away: {state}");
+        assert_eq!(
+            (state["seq"].as_u64(), &state["moves"]),
+            (Some(seq), &json!(["TE4:0"]))
+        );
+    }
+    let (_, state) = get(&url, Some(&black)).await;
+    assert_eq!(state["you"], json!(["black"]));
+    let mut ws = connect(&base, &id, Some(&black)).await;
+    let first = next_json(&mut ws, 5).await.unwrap();
+    assert_eq!(
+        (&first["type"], first["seq"].as_u64()),
+        (&json!("state"), Some(seq))
+    );
+    pg = tokio::task::spawn_blocking(move || {
+        pg.start_again();
+        pg
+    })
+    .await
+    .unwrap();
+    // The move that failed was not made; sent again, it is.
+    let started = Instant::now();
+    loop {
+        let (status, v) = post(&format!("{url}/move"), Some(&black), body.clone()).await;
+        if status == 200 {
+            assert_eq!(v["moves"], json!(["TE4:0", "TK5:0"]));
+            break;
+        }
+        assert_eq!(status, 503, "{v}");
+        assert!(started.elapsed() < Duration::from_secs(30), "{v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let seen = wait_for(&mut ws, 10, |m| m["type"] == "event").await;
+    assert_eq!(seen["seq"].as_u64(), Some(seq + 1), "{seen}");
+    drop(pg);
+}
+
+/// A database outage is logged once, not once per refused request: a line when it begins
+/// and one when it ends, naming when it began, how long it lasted and how many requests it
+/// refused, however many clients try meanwhile.
+#[tokio::test]
+async fn a_database_outage_is_logged_once_with_its_start_end_and_the_requests_it_refused() {
+    let Some(mut pg) = tokio::task::spawn_blocking(Postgres::start).await.unwrap() else {
+        return;
+    };
+    let db = PathBuf::from(&pg.url);
+    let addr = free_addr();
+    let base = format!("http://{addr}");
+    let mut server = Process::start_with(addr, &db, |c| {
+        c.stderr(Stdio::piped()).env("PUNCT_LOG_FORMAT", "json");
+    })
+    .await;
+    let log = server.stderr_lines();
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        games.push(friend_game(&base, None).await);
+    }
+    pg = tokio::task::spawn_blocking(move || {
+        pg.stop_fast();
+        pg
+    })
+    .await
+    .unwrap();
+    // Four clients try a move ten times a second for three seconds, and go on once the
+    // database is back until their move is made.
+    let outage = Instant::now() + Duration::from_secs(3);
+    let clients: Vec<_> = games
+        .into_iter()
+        .map(|(id, white, _)| {
+            let base = base.clone();
+            tokio::spawn(async move {
+                let mut refused = 0;
+                loop {
+                    let (status, v) = play_move(&base, &id, &white, "TE4:0").await;
+                    match status {
+                        200 => return refused,
+                        503 => refused += 1,
+                        _ => panic!("{status}: {v}"),
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            })
+        })
+        .collect();
+    tokio::time::sleep_until(outage.into()).await;
+    pg = tokio::task::spawn_blocking(move || {
+        pg.start_again();
+        pg
+    })
+    .await
+    .unwrap();
+    let mut refused = 0;
+    for client in clients {
+        refused += client.await.unwrap();
+    }
+    assert!(refused >= 40, "only {refused} requests were refused");
+    // The writer's commit after the outage comes within a second; then the log is read.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let lines: Vec<serde_json::Value> = log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let loud: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["level"] == "ERROR" || l["level"] == "WARN")
+        .collect();
+    assert!(
+        loud.len() <= 6,
+        "{} lines at warning or error for one outage and {refused} refusals: {loud:#?}",
+        loud.len()
+    );
+    let ended: Vec<&&serde_json::Value> = loud
+        .iter()
+        .filter(|l| {
+            l["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("works again"))
+        })
+        .collect();
+    assert_eq!(ended.len(), 1, "{loud:#?}");
+    let ended = ended[0];
+    assert_eq!(ended["refused"], refused, "{ended}");
+    assert!(ended["began"].is_string(), "{ended}");
+    assert!(
+        ended["lasted_s"].as_f64().is_some_and(|s| s >= 2.5),
+        "{ended}"
+    );
     drop(pg);
 }

@@ -6,10 +6,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use punct_core::{Game, Variant};
-use punct_server::clock::Clock;
-use punct_server::engine_pool::EnginePool;
-use punct_server::hub::Hub;
-use punct_server::room::{Action, Lifetimes, Mode, Room, Seat};
+use punct_server::engine::EnginePool;
+use punct_server::games::Hub;
+use punct_server::ops::time::TimeSource;
+use punct_server::room::clock::Clock;
+use punct_server::room::{Action, Lifetimes, Mode, Room, Seat, Stored};
 use punct_server::store::{CHECKPOINT_EVERY, FOLD_AT, Store};
 use tokio::task::JoinHandle;
 
@@ -39,7 +40,7 @@ fn writers(store: &Store, count: usize, data: &str, until: Instant) -> Vec<JoinH
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_log_stays_bounded_under_steady_writes() {
     let path = common::temp_db("wal");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     let wal = path.with_extension("db-wal");
     let start = Instant::now();
     // Measured after the first checkpoint interval and again after three: a log that grew
@@ -69,7 +70,7 @@ async fn the_log_stays_bounded_under_steady_writes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_heartbeat_keeps_up_under_steady_writes() {
     let path = common::temp_db("heartbeat");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     let start = Instant::now();
     // Eight times as many writers as a commit takes: some are always queued when a commit
     // ends, so the writer is never idle (when it is, it writes the heartbeat alone).
@@ -82,7 +83,7 @@ async fn the_heartbeat_keeps_up_under_steady_writes() {
             r.get(0)
         })
         .unwrap();
-    let age = punct_server::clock::now_ms() - alive;
+    let age = TimeSource::system().now_ms() - alive;
     for w in writers {
         w.await.unwrap();
     }
@@ -147,24 +148,24 @@ async fn game_with_pending_moves(store: &Store, plies: usize) -> Room {
 #[tokio::test]
 async fn pending_moves_are_read_with_their_game_and_folded_at_the_next_start() {
     let path = common::temp_db("pending");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     let room = game_with_pending_moves(&store, 6).await;
     let expected = serde_json::to_value(room.to_stored()).unwrap();
     assert_eq!(pending_rows(&path), 6);
     assert_eq!(stored_row(&path, &room.id)["moves"], serde_json::json!([]));
-    let loaded = store.load(&room.id).await.unwrap().unwrap();
+    let loaded = store.load::<Stored>(&room.id).await.unwrap().unwrap();
     assert_eq!(serde_json::to_value(loaded).unwrap(), expected);
-    let live = store.live_games().await.unwrap();
+    let live = store.live_games::<Stored>().await.unwrap();
     assert_eq!(
         serde_json::to_value(live[0].as_ref().unwrap()).unwrap(),
         expected
     );
     drop(store);
 
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     assert_eq!(pending_rows(&path), 0);
     assert_eq!(stored_row(&path, &room.id), expected);
-    let loaded = store.load(&room.id).await.unwrap().unwrap();
+    let loaded = store.load::<Stored>(&room.id).await.unwrap().unwrap();
     assert_eq!(serde_json::to_value(loaded).unwrap(), expected);
     drop(store);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
@@ -176,7 +177,7 @@ async fn pending_moves_are_read_with_their_game_and_folded_at_the_next_start() {
 #[tokio::test]
 async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
     let path = common::temp_db("pending-gap");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     let room = game_with_pending_moves(&store, 3).await;
     drop(store);
     let before = stored_row(&path, &room.id);
@@ -187,7 +188,7 @@ async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
             [before["seq"].as_i64().unwrap() + 2],
         )
         .unwrap();
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     assert_eq!(pending_rows(&path), 0);
     let (reason, data, pending): (String, String, String) = rusqlite::Connection::open(&path)
         .unwrap()
@@ -204,8 +205,8 @@ async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
     );
     let kept: Vec<serde_json::Value> = serde_json::from_str(&pending).unwrap();
     assert_eq!(kept.len(), 2);
-    assert!(store.load(&room.id).await.unwrap().is_none());
-    assert!(store.live_games().await.unwrap().is_empty());
+    assert!(store.load::<Stored>(&room.id).await.unwrap().is_none());
+    assert!(store.live_games::<Stored>().await.unwrap().is_empty());
     drop(store);
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
@@ -215,7 +216,7 @@ async fn a_game_whose_pending_moves_do_not_follow_it_is_set_aside() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_is_folded_while_the_server_runs() {
     let path = common::temp_db("pending-fold");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     let room = game_with_pending_moves(&store, FOLD_AT as usize).await;
     let expected = serde_json::to_value(room.to_stored()).unwrap();
     // Folding follows the commit that answered the last write, or the next heartbeat.
@@ -236,7 +237,7 @@ async fn a_game_is_folded_while_the_server_runs() {
 #[tokio::test]
 async fn a_write_made_on_another_state_than_the_stored_one_is_refused() {
     let path = common::temp_db("stale");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     let mut room = game_with_pending_moves(&store, 2).await;
     let stale = room.clone();
     let expected = serde_json::to_value(room.to_stored()).unwrap();
@@ -272,7 +273,7 @@ async fn a_write_made_on_another_state_than_the_stored_one_is_refused() {
     skipping.seq += 1;
     assert!(store.save_move(skipping).await.is_err());
     // Nothing of the stored game changed.
-    let loaded = store.load(&room.id).await.unwrap().unwrap();
+    let loaded = store.load::<Stored>(&room.id).await.unwrap().unwrap();
     assert_eq!(serde_json::to_value(loaded).unwrap(), expected_after);
     // The true state goes on as before.
     store
@@ -285,7 +286,7 @@ async fn a_write_made_on_another_state_than_the_stored_one_is_refused() {
         .await
         .unwrap();
     assert_eq!(pending_rows(&path), 0);
-    let loaded = store.load(&ahead.id).await.unwrap().unwrap();
+    let loaded = store.load::<Stored>(&ahead.id).await.unwrap().unwrap();
     assert_eq!(
         serde_json::to_value(loaded).unwrap(),
         serde_json::to_value(ahead.to_stored()).unwrap()
@@ -299,7 +300,7 @@ async fn a_write_made_on_another_state_than_the_stored_one_is_refused() {
 #[tokio::test]
 async fn a_database_of_the_earlier_layout_is_carried_over() {
     let path = common::temp_db("earlier");
-    let store = Store::open(&path).unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
     let room = game_with_pending_moves(&store, 3).await;
     let quiet = Room::new(
         "00000000000000ac".into(),
@@ -329,8 +330,8 @@ async fn a_database_of_the_earlier_layout_is_carried_over() {
     .unwrap();
     drop(db);
     assert_eq!(pending_rows(&path), 3);
-    let store = Store::open(&path).unwrap();
-    let loaded = store.load(&room.id).await.unwrap().unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
+    let loaded = store.load::<Stored>(&room.id).await.unwrap().unwrap();
     assert_eq!(serde_json::to_value(loaded).unwrap(), expected);
     // A game with no pending moves took its number from its data: its next move is kept.
     let mut quiet = quiet;
@@ -351,11 +352,16 @@ async fn a_database_of_the_earlier_layout_is_carried_over() {
 #[tokio::test]
 async fn two_loads_of_one_game_at_once_share_its_room() {
     let path = common::temp_db("loads");
-    let store = Store::open(&path).unwrap();
-    let engine = EnginePool::new(1, 1, 1, Duration::from_millis(10));
-    let hub = Hub::start(store.clone(), engine, Lifetimes::default())
-        .await
-        .unwrap();
+    let store = Store::open::<Stored>(&path, TimeSource::system()).unwrap();
+    let engine = EnginePool::new(1, 1, 1, Duration::from_millis(10), TimeSource::system());
+    let hub = Hub::start(
+        store.clone(),
+        engine,
+        Lifetimes::default(),
+        TimeSource::system(),
+    )
+    .await
+    .unwrap();
     // Stored after the start, so that the hub has it only in the database.
     let room = Room::new(
         "00000000000000ab".into(),
@@ -376,4 +382,131 @@ async fn two_loads_of_one_game_at_once_share_its_room() {
     assert!(Arc::ptr_eq(&hub.room(&room.id).await.unwrap(), &a));
     drop((a, b, hub, store));
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
+}
+
+/// Rows as this version and those before it store games (a computer game, a friend game
+/// with its seat open), written by hand: they load and play on. A stored seat that does not
+/// read (a level that does not exist, a seat both a person's and the computer's) sets its
+/// game aside at start rather than playing it at another strength.
+#[tokio::test]
+async fn stored_games_of_todays_form_load_and_a_seat_that_does_not_read_is_set_aside() {
+    let path = common::temp_db("form");
+    drop(Store::open::<Stored>(&path, TimeSource::system()).unwrap());
+    let now = TimeSource::system().now_ms();
+    let (person, computer, open) = (
+        r#"{"name":"Ada","computer":null,"token":"0123456789abcdef0123456789abcdef"}"#,
+        r#"{"name":"punct level 3","computer":3,"token":null}"#,
+        r#"{"name":"Friend","computer":null,"token":null}"#,
+    );
+    let row = |id: &str, mode: &str, seats: [&str; 2], moves: &str, seq: u64, more: &str| {
+        format!(
+            r#"{{"moves":[{moves}],"id":"{id}","mode":"{mode}","start":"standard w 0 -","seats":[{},{}],{more},"draw_offer":null,"takeback_request":null,"rematch_offer":null,"rematch":null,"seq":{seq},"created_ms":{now},"updated_ms":{now},"ended":null,"result":null,"joined":null}}"#,
+            seats[0], seats[1]
+        )
+    };
+    let clock = format!(
+        r#""clock":{{"initial_ms":300000,"increment_ms":2000,"remaining_ms":[302000,300000],"running_since":{now}}}"#
+    );
+    let recent = r#""recent":[{"seq":2,"by":0,"action":{"action":"move","move":"TE4:0"}}]"#;
+    let rows = [
+        (
+            "00000000000000c1",
+            row(
+                "00000000000000c1",
+                "computer",
+                [person, computer],
+                r#""TE4:0""#,
+                2,
+                &format!(r#"{clock},"invite":null,{recent}"#),
+            ),
+        ),
+        (
+            "00000000000000c2",
+            row(
+                "00000000000000c2",
+                "friend",
+                [person, open],
+                "",
+                1,
+                r#""clock":null,"invite":"00112233445566778899aabbccddeeff","recent":[]"#,
+            ),
+        ),
+        (
+            "00000000000000c3",
+            row(
+                "00000000000000c3",
+                "computer",
+                [person, &computer.replace(":3,", ":12,")],
+                "",
+                1,
+                r#""clock":null,"invite":null,"recent":[]"#,
+            ),
+        ),
+        (
+            "00000000000000c4",
+            row(
+                "00000000000000c4",
+                "computer",
+                [person, &computer.replace("null}", r#""t"}"#)],
+                "",
+                1,
+                r#""clock":null,"invite":null,"recent":[]"#,
+            ),
+        ),
+    ];
+    let db = rusqlite::Connection::open(&path).unwrap();
+    for (id, data) in &rows {
+        serde_json::from_str::<serde_json::Value>(data).expect("the row is JSON");
+        let seq = if id.ends_with('1') { 2 } else { 1 };
+        db.execute(
+            "INSERT INTO games (id, live, updated_ms, seq, data) VALUES (?1, 1, ?2, ?3, ?4)",
+            rusqlite::params![id, now, seq, data],
+        )
+        .unwrap();
+    }
+    drop(db);
+
+    let base = common::start_in_process(&path).await;
+    // The computer game: the computer, at its level, answers the stored move.
+    let url = format!("{base}/api/games/00000000000000c1");
+    let mut ws = common::connect(&base, "00000000000000c1", None).await;
+    let answered = common::wait_for(&mut ws, 30, |m| {
+        m["state"]["moves"].as_array().is_some_and(|m| m.len() == 2)
+    })
+    .await;
+    assert_eq!(answered["state"]["seats"]["black"]["computer"], 3);
+    // White's clock, as stored, runs again from the computer's move.
+    let white_ms = answered["state"]["clock"]["white_ms"].as_i64().unwrap();
+    assert!((300_000..=302_000).contains(&white_ms), "{answered}");
+    // The friend game: its open seat is taken with its invitation.
+    let (status, joined) = common::post(
+        &format!("{base}/api/games/00000000000000c2/join"),
+        None,
+        serde_json::json!({ "name": "Bo", "invite": "00112233445566778899aabbccddeeff" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["state"]["seats"]["black"]["name"], "Bo");
+    let (status, _) = common::get(&url, None).await;
+    assert_eq!(status, 200);
+    // The seats that do not read: set aside, with the reason, and not served.
+    for (id, why) in [
+        ("00000000000000c3", "level 12 does not exist"),
+        (
+            "00000000000000c4",
+            "held by a person and played by the computer at once",
+        ),
+    ] {
+        let (status, _) = common::get(&format!("{base}/api/games/{id}"), None).await;
+        assert_eq!(status, 404, "{id}");
+        let reason: String = rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row(
+                "SELECT reason FROM damaged_games WHERE id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(reason.contains(why), "{id}: {reason}");
+    }
 }

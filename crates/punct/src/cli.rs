@@ -438,7 +438,7 @@ pub struct ServeArgs {
     /// How log lines are written to standard error: `human` or `json` (one JSON object per
     /// line). Which lines: `RUST_LOG` (default `info`).
     #[arg(long, default_value = "human")]
-    pub log_format: punct_server::logging::LogFormat,
+    pub log_format: punct_server::ops::logging::LogFormat,
     /// Connections open at once, WebSockets included; past it new ones are refused (503)
     /// [default: 10000, or what the open file limit allows]
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -447,4 +447,8 @@ pub struct ServeArgs {
     /// reverse proxy every client has the proxy's address.
     #[arg(long)]
     pub no_rate_limits: bool,
+    /// For tests: a file holding milliseconds to add to the system clock, watched while the
+    /// server runs, so that a test can move the server's time on without waiting.
+    #[arg(long, hide = true)]
+    pub clock_file: Option<std::path::PathBuf>,
 }

@@ -1,12 +1,13 @@
 //! The server alone, for tests and load measurements that need a process to kill:
 //! `punct-server [ADDR] [DB] [ENGINE_MOVETIME_MS]`, with no rate limits, logging as
-//! `PUNCT_LOG_FORMAT` says (`human`, the default, or `json`) at the levels of `RUST_LOG`.
-//! People use `punct serve`.
+//! `PUNCT_LOG_FORMAT` says (`human`, the default, or `json`) at the levels of `RUST_LOG`,
+//! and its time moved on by the clock file `PUNCT_CLOCK_FILE` names, if any (the tests'
+//! controlled clock, `Config::clock_file`). People use `punct serve`.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use punct_server::logging::{self, LogFormat};
+use punct_server::ops::logging::{self, LogFormat};
 
 // The allocator of the `punct` binary (see its main.rs).
 #[global_allocator]
@@ -47,5 +48,6 @@ fn config() -> anyhow::Result<punct_server::Config> {
     if let Some(ms) = args.next() {
         config.engine_movetime = Duration::from_millis(ms.parse()?);
     }
+    config.clock_file = std::env::var_os("PUNCT_CLOCK_FILE").map(Into::into);
     Ok(config)
 }

@@ -207,24 +207,79 @@ pub enum Change {
 }
 
 impl Change {
+    /// The changes' names in the API, in the order of [`Change::index`].
+    pub const NAMES: [&'static str; 15] = [
+        "joined",
+        "move",
+        "resign",
+        "draw",
+        "draw_offer",
+        "draw_declined",
+        "takeback",
+        "takeback_request",
+        "takeback_declined",
+        "timeout",
+        "aborted",
+        "abandoned",
+        "rematch_offer",
+        "rematch_declined",
+        "rematch",
+    ];
+
+    /// The change's place in [`Change::NAMES`].
+    pub fn index(self) -> usize {
+        match self {
+            Change::Joined(_) => 0,
+            Change::Move => 1,
+            Change::Resign => 2,
+            Change::Draw => 3,
+            Change::DrawOffer => 4,
+            Change::DrawDeclined => 5,
+            Change::Takeback => 6,
+            Change::TakebackRequest => 7,
+            Change::TakebackDeclined => 8,
+            Change::Timeout => 9,
+            Change::Aborted => 10,
+            Change::Abandoned => 11,
+            Change::RematchOffer => 12,
+            Change::RematchDeclined => 13,
+            Change::Rematch => 14,
+        }
+    }
+
     /// The event's name in the API.
     pub fn name(self) -> &'static str {
-        match self {
-            Change::Joined(_) => "joined",
-            Change::Move => "move",
-            Change::Resign => "resign",
-            Change::Draw => "draw",
-            Change::DrawOffer => "draw_offer",
-            Change::DrawDeclined => "draw_declined",
-            Change::Takeback => "takeback",
-            Change::TakebackRequest => "takeback_request",
-            Change::TakebackDeclined => "takeback_declined",
-            Change::Timeout => "timeout",
-            Change::Aborted => "aborted",
-            Change::Abandoned => "abandoned",
-            Change::RematchOffer => "rematch_offer",
-            Change::RematchDeclined => "rematch_declined",
-            Change::Rematch => "rematch",
-        }
+        Change::NAMES[self.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_change_has_its_own_name() {
+        let all = [
+            Change::Joined(Colour::White),
+            Change::Move,
+            Change::Resign,
+            Change::Draw,
+            Change::DrawOffer,
+            Change::DrawDeclined,
+            Change::Takeback,
+            Change::TakebackRequest,
+            Change::TakebackDeclined,
+            Change::Timeout,
+            Change::Aborted,
+            Change::Abandoned,
+            Change::RematchOffer,
+            Change::RematchDeclined,
+            Change::Rematch,
+        ];
+        let mut indices: Vec<usize> = all.iter().map(|c| c.index()).collect();
+        indices.dedup();
+        assert_eq!(indices, (0..Change::NAMES.len()).collect::<Vec<_>>());
+        assert_eq!(Change::Joined(Colour::Black).name(), "joined");
+        assert_eq!(Change::TakebackDeclined.name(), "takeback_declined");
     }
 }

@@ -48,7 +48,7 @@ impl Room {
         let turn = self.turn();
         let (since, after, termination) = if self.seats.iter().any(Seat::is_open) {
             (self.created_ms, lifetimes.invitation, Termination::Aborted)
-        } else if self.seats[turn.index()].computer.is_none() && !self.has_moved(turn) {
+        } else if self.seats[turn.index()].level().is_none() && !self.has_moved(turn) {
             (self.updated_ms, lifetimes.abort_after, Termination::Aborted)
         } else if self.clock.is_none() {
             (

@@ -3,29 +3,36 @@
 //! room before anyone hears of the change.
 
 mod action;
+mod audience;
+pub mod clock;
 mod expiry;
+mod moves;
+pub mod new;
+mod record;
 mod rematch;
 mod seat;
+mod snapshot;
 mod stored;
 #[cfg(test)]
 mod tests;
-mod view;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 use punct_core::{Colour, Game, Move, Outcome, PlayError, Termination};
+use punct_engine::Level;
 
 pub use action::{Action, Change, Made, Request};
+pub use audience::Audience;
+pub use clock::Clock;
 pub use expiry::Lifetimes;
+use moves::MoveTexts;
+pub use record::record_date;
 pub use rematch::RematchStep;
-pub use seat::{Mode, Seat};
-pub use stored::{PendingMove, Stored, Summary};
-pub use view::JSON_CAPACITY;
-use view::MoveTexts;
-pub(crate) use view::{OutcomeView, json_text};
+pub use seat::{Mode, Person, Seat};
+pub use snapshot::{Ending, SeatShown, Snapshot};
+pub use stored::{Stored, Summary};
 
-use crate::clock::Clock;
 use crate::error::Error;
 
 /// A game in the server.
@@ -152,7 +159,7 @@ impl Room {
             recent: VecDeque::new(),
         };
         if room.seats.iter().any(Seat::is_open) {
-            room.invite = Some(crate::new_game::random_hex::<16>());
+            room.invite = Some(crate::room::new::random_hex::<16>());
         }
         room.start_clock_if_ready(now);
         room
@@ -175,21 +182,17 @@ impl Room {
         self.game.position().turn()
     }
 
-    /// The colours `token` holds (both on one screen, none for a stranger).
-    pub fn holder(&self, token: Option<&str>) -> Vec<Colour> {
-        let Some(token) = token else {
-            return Vec::new();
-        };
-        Colour::ALL
-            .into_iter()
-            .filter(|c| self.seats[c.index()].token.as_deref() == Some(token))
-            .collect()
+    /// Whose view the holder of `token` has: the seats it holds (both on one screen, none
+    /// for a stranger).
+    pub fn audience(&self, token: Option<&str>) -> Audience {
+        let holds = |c: Colour| token.is_some() && self.seats[c.index()].token() == token;
+        Audience::holding(holds(Colour::White), holds(Colour::Black))
     }
 
-    /// The engine level if the computer is to move in a live game.
-    pub fn computer_to_move(&self) -> Option<u8> {
+    /// The engine's level if the computer is to move in a live game.
+    pub fn computer_to_move(&self) -> Option<Level> {
         self.is_live()
-            .then(|| self.seats[self.turn().index()].computer)
+            .then(|| self.seats[self.turn().index()].level())
             .flatten()
     }
 
@@ -228,10 +231,8 @@ impl Room {
             at_ms: now,
         });
         let seat = &mut self.seats[colour.index()];
-        seat.token = Some(token);
-        if let Some(name) = crate::new_game::clean_name(name) {
-            seat.name = name;
-        }
+        let name = crate::room::new::clean_name(name).unwrap_or_else(|| seat.name().to_owned());
+        *seat = Seat::person(name, token);
         self.start_clock_if_ready(now);
         self.touch(now);
         Ok(colour)
@@ -314,7 +315,7 @@ impl Room {
             colours[0]
         };
         let local = colours.len() == 2;
-        let opponent_is_computer = self.seats[(!me).index()].computer.is_some();
+        let opponent_is_computer = self.seats[(!me).index()].level().is_some();
         let change = match action {
             Action::Move { text } => {
                 if !colours.contains(&turn) {
@@ -329,21 +330,7 @@ impl Room {
                     ));
                 }
                 let mv = Move::parse(text.trim()).map_err(|e| Error::bad_request(e.to_string()))?;
-                let mv = self.game.play(mv).map_err(|e| match e {
-                    PlayError::Illegal(_, why) => {
-                        Error::illegal(format!("illegal move {text}: {why}"))
-                    }
-                    PlayError::GameOver(_) => Error::illegal(e.to_string()),
-                })?;
-                self.texts.push(mv);
-                self.draw_offer = None;
-                self.takeback_request = None;
-                if let Some(c) = self.clock.as_mut() {
-                    c.moved(turn, now);
-                }
-                if self.game.outcome().is_some() {
-                    self.after_end(now);
-                }
+                self.play(mv, now)?;
                 Change::Move
             }
             Action::Resign => {
@@ -417,7 +404,6 @@ impl Room {
                 ));
             }
         };
-        self.touch(now);
         // A move is remembered as played (its canonical text), as its pending row keeps it,
         // so that a repeat is recognised the same way before and after a restart.
         let action = match (change, self.game.moves().last()) {
@@ -426,15 +412,60 @@ impl Room {
             },
             _ => action.clone(),
         };
+        self.made(me, action, now);
+        Ok(change)
+    }
+
+    /// Plays `mv` for the side to move, checked by the rules: the clock charged, the offers
+    /// withdrawn. On an error nothing has changed.
+    fn play(&mut self, mv: Move, now: i64) -> Result<(), Error> {
+        let turn = self.turn();
+        let mv = self.game.play(mv).map_err(|e| match e {
+            PlayError::Illegal(mv, why) => Error::illegal(format!("illegal move {mv}: {why}")),
+            PlayError::GameOver(_) => Error::illegal(e.to_string()),
+        })?;
+        self.texts.push(mv);
+        self.draw_offer = None;
+        self.takeback_request = None;
+        if let Some(c) = self.clock.as_mut() {
+            c.moved(turn, now);
+        }
+        if self.game.outcome().is_some() {
+            self.after_end(now);
+        }
+        Ok(())
+    }
+
+    /// Plays `mv`, the computer's move, in a live game where the computer is to move. On an
+    /// error nothing has changed.
+    pub fn play_computer(&mut self, mv: Move, now: i64) -> Result<Change, Error> {
+        if self.computer_to_move().is_none() {
+            return Err(Error::internal("the computer is not to move in this game"));
+        }
+        let turn = self.turn();
+        self.play(mv, now)?;
+        let played = self.game.moves().last().copied().unwrap_or(mv);
+        self.made(
+            turn,
+            Action::Move {
+                text: played.to_string(),
+            },
+            now,
+        );
+        Ok(Change::Move)
+    }
+
+    /// Counts a change asked for by `by` and remembers it for repeats of the request.
+    fn made(&mut self, by: Colour, action: Action, now: i64) {
+        self.touch(now);
         remember(
             &mut self.recent,
             Made {
                 seq: self.seq,
-                by: me.index() as u8,
+                by: by.index() as u8,
                 action,
             },
         );
-        Ok(change)
     }
 
     /// What becomes of `action`, asked for by the holder of `colours` on the state numbered

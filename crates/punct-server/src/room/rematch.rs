@@ -5,9 +5,9 @@
 
 use punct_core::{Colour, Game};
 
-use super::{Action, Change, Made, Room, remember};
-use crate::clock::Clock;
+use super::{Action, Change, Room};
 use crate::error::Error;
+use crate::room::clock::Clock;
 
 /// What a request for a rematch leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ impl Room {
         if self.rematch.is_some() {
             return Ok(RematchStep::Exists);
         }
-        let at_once = colours.len() == 2 || self.seats[(!me).index()].computer.is_some();
+        let at_once = colours.len() == 2 || self.seats[(!me).index()].level().is_some();
         if at_once || self.rematch_offer == Some(!me) {
             Ok(RematchStep::Create)
         } else if self.rematch_offer == Some(me) {
@@ -102,18 +102,5 @@ impl Room {
             self.made(me, Action::Rematch, now);
         }
         Change::Rematch
-    }
-
-    /// Counts a change asked for by `by` and remembers it for repeats of the request.
-    fn made(&mut self, by: Colour, action: Action, now: i64) {
-        self.touch(now);
-        remember(
-            &mut self.recent,
-            Made {
-                seq: self.seq,
-                by: by.index() as u8,
-                action,
-            },
-        );
     }
 }

@@ -1,6 +1,8 @@
-//! Who plays a game and the seats they hold.
+//! Who plays a game and the seats they hold: a seat is held by a person, played by the
+//! computer, or open, never two of these at once.
 
-use serde::{Deserialize, Serialize};
+use punct_engine::Level;
+use serde::{Deserialize, Serialize, Serializer};
 
 /// Who plays the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -15,46 +17,179 @@ pub enum Mode {
 }
 
 /// One side of the board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Seat {
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "SeatFields")]
+pub enum Seat {
+    /// Nobody holds it yet: the first to join a friend game takes it.
+    Open {
+        /// The name shown until it is taken.
+        name: String,
+    },
+    /// A person holds it.
+    Person(Person),
+    /// The engine plays it.
+    Computer {
+        /// The name shown and written in records.
+        name: String,
+        /// How strongly it plays.
+        level: Level,
+    },
+}
+
+/// The person who holds a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Person {
     /// The name shown and written in records.
     pub name: String,
-    /// The engine level when the computer holds the seat.
-    pub computer: Option<u8>,
-    /// The secret that proves a person holds the seat; `None` while the seat is open.
-    pub token: Option<String>,
+    /// The secret that proves it is them.
+    pub token: String,
 }
 
 impl Seat {
     /// A seat held by the person with `token`.
     pub fn person(name: impl Into<String>, token: impl Into<String>) -> Seat {
-        Seat {
+        Seat::Person(Person {
             name: name.into(),
-            computer: None,
-            token: Some(token.into()),
-        }
+            token: token.into(),
+        })
     }
 
-    /// A seat nobody holds yet: the first to join a friend game takes it.
+    /// A seat nobody holds yet.
     pub fn open(name: impl Into<String>) -> Seat {
-        Seat {
-            name: name.into(),
-            computer: None,
-            token: None,
-        }
+        Seat::Open { name: name.into() }
     }
 
     /// A seat the engine plays at `level`.
-    pub fn computer(name: impl Into<String>, level: u8) -> Seat {
-        Seat {
+    pub fn computer(name: impl Into<String>, level: Level) -> Seat {
+        Seat::Computer {
             name: name.into(),
-            computer: Some(level),
-            token: None,
+            level,
+        }
+    }
+
+    /// The name shown and written in records.
+    pub fn name(&self) -> &str {
+        match self {
+            Seat::Open { name } | Seat::Computer { name, .. } => name,
+            Seat::Person(person) => &person.name,
         }
     }
 
     /// Whether nobody holds the seat yet.
     pub fn is_open(&self) -> bool {
-        self.computer.is_none() && self.token.is_none()
+        matches!(self, Seat::Open { .. })
+    }
+
+    /// The computer's level, if the computer plays the seat.
+    pub fn level(&self) -> Option<Level> {
+        match self {
+            Seat::Computer { level, .. } => Some(*level),
+            _ => None,
+        }
+    }
+
+    /// The person's seat token, if a person holds the seat.
+    pub fn token(&self) -> Option<&str> {
+        match self {
+            Seat::Person(person) => Some(&person.token),
+            _ => None,
+        }
+    }
+}
+
+/// A seat as it is stored (the form every stored game has had): its name, the engine's level
+/// if the computer plays it, the person's token if a person holds it, neither if it is open.
+#[derive(Deserialize)]
+struct SeatFields {
+    name: String,
+    computer: Option<u8>,
+    token: Option<String>,
+}
+
+/// [`SeatFields`] written from a seat without copying it.
+#[derive(Serialize)]
+struct SeatFieldsRef<'a> {
+    name: &'a str,
+    computer: Option<u8>,
+    token: Option<&'a str>,
+}
+
+impl TryFrom<SeatFields> for Seat {
+    type Error = String;
+
+    fn try_from(fields: SeatFields) -> Result<Seat, String> {
+        let SeatFields {
+            name,
+            computer,
+            token,
+        } = fields;
+        match (computer, token) {
+            (None, None) => Ok(Seat::Open { name }),
+            (None, Some(token)) => Ok(Seat::Person(Person { name, token })),
+            (Some(n), None) => {
+                let level = Level::new(n).ok_or_else(|| {
+                    format!(
+                        "the computer's level {n} does not exist: levels run from 1 to {}",
+                        Level::MAX
+                    )
+                })?;
+                Ok(Seat::Computer { name, level })
+            }
+            (Some(_), Some(_)) => Err(format!(
+                "the seat of {name} is held by a person and played by the computer at once"
+            )),
+        }
+    }
+}
+
+impl Serialize for Seat {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SeatFieldsRef {
+            name: self.name(),
+            computer: self.level().map(Level::number),
+            token: self.token(),
+        }
+        .serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(json: &str) -> Result<Seat, String> {
+        serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_seat_is_stored_as_it_always_was() {
+        let stored = [
+            r#"{"name":"Ada","computer":null,"token":"t0"}"#,
+            r#"{"name":"Friend","computer":null,"token":null}"#,
+            r#"{"name":"punct level 3","computer":3,"token":null}"#,
+        ];
+        let seats = [
+            Seat::person("Ada", "t0"),
+            Seat::open("Friend"),
+            Seat::computer("punct level 3", Level::new(3).unwrap()),
+        ];
+        for (json, seat) in stored.iter().zip(&seats) {
+            assert_eq!(&read(json).unwrap(), seat, "{json}");
+            assert_eq!(serde_json::to_string(seat).unwrap(), *json);
+        }
+    }
+
+    #[test]
+    fn a_seat_that_is_two_things_or_a_level_that_does_not_exist_is_refused() {
+        let both = read(r#"{"name":"X","computer":2,"token":"t"}"#).unwrap_err();
+        assert!(both.contains("at once"), "{both}");
+        for level in [0, 10, 255] {
+            let json = format!(r#"{{"name":"X","computer":{level},"token":null}}"#);
+            let refused = read(&json).unwrap_err();
+            assert!(
+                refused.contains(&format!("level {level} does not exist")),
+                "{refused}"
+            );
+        }
     }
 }

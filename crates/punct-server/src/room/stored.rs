@@ -6,13 +6,17 @@ use std::collections::VecDeque;
 use punct_core::{Game, Move, Outcome, Position, Termination};
 use serde::{Deserialize, Serialize};
 
-use super::view::{JSON_CAPACITY, MoveTexts, json_text, write_with_moves};
+use serde_json::value::RawValue;
+
+use super::MoveTexts;
 use super::{Action, Change, Joined, Made, Mode, Room, Seat, colour_name, parse_colour, remember};
-use crate::clock::Clock;
+use crate::room::clock::Clock;
+use crate::store::{Form, PendingMove};
 
 /// The stored form written straight from a room, without copying it ([`Stored`] reads it).
 #[derive(Serialize)]
 struct StoredRef<'a> {
+    moves: &'a RawValue,
     id: &'a str,
     mode: Mode,
     start: &'a str,
@@ -68,46 +72,40 @@ pub struct Stored {
     recent: VecDeque<Made>,
 }
 
-/// A move as the store first keeps it: what the move changed in its game's stored form, so
-/// that storing a move appends a small row rather than writing the whole game again. The
-/// store folds these into the stored form later ([`Stored::apply`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PendingMove {
-    /// The game's id.
-    pub game: String,
-    /// The game's sequence number after the move.
-    pub seq: u64,
-    /// When the move was made, ms since the epoch.
-    pub at_ms: i64,
-    /// The side that moved (0 White, 1 Black).
-    pub mover: u8,
-    /// The move text.
-    pub text: String,
-    /// The mover's time left after the move (with the increment), if the game is timed.
-    pub left_ms: Option<i64>,
-}
-
 impl Stored {
     /// The game's id.
     pub fn id(&self) -> &str {
         &self.id
     }
 
-    /// When the game last changed, ms since the epoch.
-    pub fn updated_ms(&self) -> i64 {
-        self.updated_ms
+    /// A line for the list of games.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            id: self.id.clone(),
+            mode: self.mode,
+            live: self.result.is_none(),
+            white: self.seats[0].name().to_owned(),
+            black: self.seats[1].name().to_owned(),
+            moves: self.moves.len(),
+            result: self.result.clone(),
+            position: None,
+            updated_ms: self.updated_ms,
+        }
     }
+}
 
-    /// The game's sequence number: how many changes made it.
-    pub fn seq(&self) -> u64 {
+impl Form for Stored {
+    fn seq(&self) -> u64 {
         self.seq
     }
 
-    /// Makes `m` part of the stored form, changing it as the move changed the room: one more
-    /// move, offers withdrawn, the mover's clock charged and the other side's started. A
-    /// move already in the stored form (a sequence number not above its own) changes nothing;
-    /// one that does not follow it is refused.
-    pub fn apply(&mut self, m: &PendingMove) -> Result<(), String> {
+    fn updated_ms(&self) -> i64 {
+        self.updated_ms
+    }
+
+    /// Changes the stored form as the move changed the room: one more move, offers
+    /// withdrawn, the mover's clock charged and the other side's started.
+    fn apply(&mut self, m: &PendingMove) -> Result<(), String> {
         if m.seq <= self.seq {
             return Ok(());
         }
@@ -147,25 +145,11 @@ impl Stored {
         );
         Ok(())
     }
-
-    /// A line for the list of games.
-    pub fn summary(&self) -> Summary {
-        Summary {
-            id: self.id.clone(),
-            mode: self.mode,
-            live: self.result.is_none(),
-            white: self.seats[0].name.clone(),
-            black: self.seats[1].name.clone(),
-            moves: self.moves.len(),
-            result: self.result.clone(),
-            position: None,
-            updated_ms: self.updated_ms,
-        }
-    }
 }
 
-/// A game's line in the list of games (API.md, `GET /api/games`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A game's line in the list of games (API.md, `GET /api/games`; written by
+/// `wire::list`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
     /// The game's id.
     pub id: String,
@@ -183,7 +167,6 @@ pub struct Summary {
     pub result: Option<String>,
     /// The position text now, for live games only (the home page draws them small); a
     /// finished game's would need its moves replayed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
     /// When it last changed, ms since the epoch.
     pub updated_ms: i64,
@@ -211,8 +194,8 @@ impl Room {
             id: self.id.clone(),
             mode: self.mode,
             live: self.is_live(),
-            white: self.seats[0].name.clone(),
-            black: self.seats[1].name.clone(),
+            white: self.seats[0].name().to_owned(),
+            black: self.seats[1].name().to_owned(),
             moves: self.game.moves().len(),
             result: self.game.outcome().map(|o| o.to_string()),
             position: self.is_live().then(|| self.game.position().to_string()),
@@ -255,6 +238,7 @@ impl Room {
     /// The stored form as JSON, written without copying the room.
     pub fn stored_json(&self) -> String {
         let stored = StoredRef {
+            moves: self.texts.json(),
             id: &self.id,
             mode: self.mode,
             start: &self.start_text,
@@ -273,9 +257,8 @@ impl Room {
             joined: &self.joined,
             recent: &self.recent,
         };
-        let mut out = Vec::with_capacity(JSON_CAPACITY);
-        write_with_moves(&mut out, &self.texts, |_| {}, &stored);
-        json_text(out)
+        // The form holds nothing serde could refuse.
+        serde_json::to_string(&stored).unwrap_or_default()
     }
 
     /// What the last change, a move that left the game running, changed: stored instead of

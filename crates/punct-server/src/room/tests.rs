@@ -1,8 +1,16 @@
 use super::*;
+use crate::store::{Form, PendingMove};
 use punct_core::Variant;
 use serde_json::{Value, json};
 
 use crate::error::ErrorKind;
+use crate::wire::view::GameState;
+
+/// The state of `room` at `now` as a watcher sees it, as JSON.
+fn state(room: &Room, now: i64) -> Value {
+    let snapshot = Snapshot::of(room, now);
+    serde_json::to_value(GameState::of(&snapshot, Audience::Watcher, now)).unwrap()
+}
 
 fn friend_room() -> Room {
     Room::new(
@@ -20,41 +28,29 @@ fn mv(text: &str) -> Action {
 }
 
 #[test]
-fn json_text_keeps_every_byte_it_can() {
-    let state = friend_room().snapshot_json(0, &[]);
-    assert_eq!(json_text(state.clone().into_bytes()), state);
-    // A broken byte (which no writer makes) costs one character, never the whole text.
-    let mut broken = state.clone().into_bytes();
-    broken[1] = 0xff;
-    let kept = json_text(broken);
-    assert_eq!(kept.chars().count(), state.chars().count());
-    assert!(kept.ends_with(&state[2..]));
-}
-
-#[test]
 fn refusals_change_nothing() {
     let mut room = friend_room();
     let before = room.to_stored();
-    let w = room.holder(Some("tw"));
-    let b = room.holder(Some("tb"));
+    let w = room.audience(Some("tw")).colours();
+    let b = room.audience(Some("tb")).colours();
     assert_eq!(
         room.act(&[], &mv("TE4:0"), 1).unwrap_err().kind,
         ErrorKind::Forbidden
     );
     assert_eq!(
-        room.act(&b, &mv("TE4:0"), 1).unwrap_err().kind,
+        room.act(b, &mv("TE4:0"), 1).unwrap_err().kind,
         ErrorKind::Conflict
     );
     assert_eq!(
-        room.act(&w, &mv("TA1:0"), 1).unwrap_err().kind,
+        room.act(w, &mv("TA1:0"), 1).unwrap_err().kind,
         ErrorKind::BadRequest
     );
     assert_eq!(
-        room.act(&w, &mv("TI9:0"), 1).unwrap_err().kind,
+        room.act(w, &mv("TI9:0"), 1).unwrap_err().kind,
         ErrorKind::Illegal
     );
     assert_eq!(
-        room.act(&w, &Action::DeclineDraw, 1).unwrap_err().kind,
+        room.act(w, &Action::DeclineDraw, 1).unwrap_err().kind,
         ErrorKind::Conflict
     );
     assert_eq!(
@@ -66,19 +62,22 @@ fn refusals_change_nothing() {
 #[test]
 fn takeback_and_draw_need_the_opponent() {
     let mut room = friend_room();
-    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
-    room.act(&w, &mv("TE4:0"), 10).unwrap();
+    let (w, b) = (
+        room.audience(Some("tw")).colours(),
+        room.audience(Some("tb")).colours(),
+    );
+    room.act(w, &mv("TE4:0"), 10).unwrap();
     assert_eq!(
-        room.act(&w, &Action::Takeback, 20).unwrap(),
+        room.act(w, &Action::Takeback, 20).unwrap(),
         Change::TakebackRequest
     );
     assert_eq!(
-        room.act(&b, &Action::Takeback, 30).unwrap(),
+        room.act(b, &Action::Takeback, 30).unwrap(),
         Change::Takeback
     );
     assert!(room.game.moves().is_empty());
-    room.act(&w, &Action::OfferDraw, 40).unwrap();
-    room.act(&b, &Action::OfferDraw, 50).unwrap();
+    room.act(w, &Action::OfferDraw, 40).unwrap();
+    room.act(b, &Action::OfferDraw, 50).unwrap();
     let o = room.game.outcome().unwrap();
     assert_eq!((o.winner, o.termination), (None, Termination::Agreement));
 }
@@ -86,10 +85,10 @@ fn takeback_and_draw_need_the_opponent() {
 #[test]
 fn stored_form_round_trips() {
     let mut room = friend_room();
-    let w = room.holder(Some("tw"));
-    room.act(&w, &mv("TE4:0"), 10).unwrap();
-    let b = room.holder(Some("tb"));
-    room.act(&b, &Action::Resign, 20).unwrap();
+    let w = room.audience(Some("tw")).colours();
+    room.act(w, &mv("TE4:0"), 10).unwrap();
+    let b = room.audience(Some("tb")).colours();
+    room.act(b, &Action::Resign, 20).unwrap();
     let back = Room::from_stored(room.to_stored(), 99, 99).unwrap();
     assert_eq!(back.game.moves(), room.game.moves());
     assert_eq!(back.game.outcome(), room.game.outcome());
@@ -99,9 +98,9 @@ fn stored_form_round_trips() {
 #[test]
 fn the_stored_json_is_the_stored_form() {
     let mut room = friend_room();
-    let w = room.holder(Some("tw"));
-    room.act(&w, &mv("CE4:4"), 10).unwrap();
-    room.act(&room.holder(Some("tb")), &Action::OfferDraw, 20)
+    let w = room.audience(Some("tw")).colours();
+    room.act(w, &mv("CE4:4"), 10).unwrap();
+    room.act(room.audience(Some("tb")).colours(), &Action::OfferDraw, 20)
         .unwrap();
     let read: Stored = serde_json::from_str(&room.stored_json()).unwrap();
     assert_eq!(
@@ -110,7 +109,7 @@ fn the_stored_json_is_the_stored_form() {
     );
     assert_eq!(read.moves, ["CE4:1"]);
     let back = Room::from_stored(read, 30, 30).unwrap();
-    assert_eq!(back.snapshot(30, &[]), room.snapshot(30, &[]));
+    assert_eq!(state(&back, 30), state(&room, 30));
 }
 
 /// Random legal moves, some of them ending the game, with time passing between them.
@@ -145,8 +144,7 @@ fn the_state_carries_the_position_text_and_the_moves_whole() {
             play_randomly(&mut room, 1, seed * 1000 + ply);
             // The position's text is written into the JSON as it is: any character that
             // JSON escapes would break the text or change the value read back.
-            let state: Value =
-                serde_json::from_str(&room.snapshot_json(room.updated_ms, &[])).unwrap();
+            let state = state(&room, room.updated_ms);
             assert_eq!(state["position"], room.game.position().to_string());
             let moves: Vec<String> = room.game.moves().iter().map(|m| m.to_string()).collect();
             assert_eq!(state["moves"], json!(moves));
@@ -159,8 +157,8 @@ fn the_state_carries_the_position_text_and_the_moves_whole() {
 fn a_pending_move_changes_the_stored_form_as_the_move_changed_the_room() {
     for seed in 0..8 {
         let mut room = friend_room();
-        let w = room.holder(Some("tw"));
-        room.act(&w, &Action::OfferDraw, 500).unwrap();
+        let w = room.audience(Some("tw")).colours();
+        room.act(w, &Action::OfferDraw, 500).unwrap();
         let mut stored = room.to_stored();
         let mut rng = seed;
         while room.is_live() {
@@ -222,45 +220,32 @@ fn a_pending_move_must_follow_the_stored_form() {
     let first = pending[0].clone().unwrap();
     assert!(untimed.apply(&first).unwrap_err().contains("no clock"));
     // Only a move that leaves the game running is kept as a pending move.
-    let b = room.holder(Some("tb"));
-    let change = room.act(&b, &Action::OfferDraw, 10_000).unwrap();
+    let b = room.audience(Some("tb")).colours();
+    let change = room.act(b, &Action::OfferDraw, 10_000).unwrap();
     assert_eq!(change, Change::DrawOffer);
     assert_eq!(room.pending_move(change), None);
 }
 
 #[test]
-fn move_texts_are_a_json_list() {
-    let mut texts = MoveTexts::new(&[]);
-    assert_eq!(texts.0, "[]");
-    for text in ["TE4:0", "E4-F5:2"] {
-        texts.push(Move::parse(text).unwrap());
-    }
-    assert_eq!(texts.0, r#"["TE4:0","E4-F5:2"]"#);
-    assert_eq!(texts.iter().collect::<Vec<_>>(), ["TE4:0", "E4-F5:2"]);
-    texts.pop();
-    assert_eq!(texts.0, r#"["TE4:0"]"#);
-    texts.pop();
-    assert_eq!(texts.0, "[]");
-    assert_eq!(texts.iter().count(), 0);
-}
-
-#[test]
 fn move_texts_follow_takebacks() {
     let mut room = friend_room();
-    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
-    room.act(&w, &mv("TE4:0"), 10).unwrap();
-    room.act(&b, &mv("TK5:0"), 20).unwrap();
-    room.act(&b, &Action::Takeback, 30).unwrap();
-    room.act(&w, &Action::Takeback, 40).unwrap();
-    room.act(&b, &mv("TC3:0"), 50).unwrap();
-    assert_eq!(room.snapshot(60, &[])["moves"], json!(["TE4:0", "TC3:0"]));
+    let (w, b) = (
+        room.audience(Some("tw")).colours(),
+        room.audience(Some("tb")).colours(),
+    );
+    room.act(w, &mv("TE4:0"), 10).unwrap();
+    room.act(b, &mv("TK5:0"), 20).unwrap();
+    room.act(b, &Action::Takeback, 30).unwrap();
+    room.act(w, &Action::Takeback, 40).unwrap();
+    room.act(b, &mv("TC3:0"), 50).unwrap();
+    assert_eq!(state(&room, 60)["moves"], json!(["TE4:0", "TC3:0"]));
 }
 
 #[test]
 fn a_restart_charges_thinking_time_but_not_downtime() {
     let mut room = friend_room();
-    let w = room.holder(Some("tw"));
-    room.act(&w, &mv("TE4:0"), 10_000).unwrap();
+    let w = room.audience(Some("tw")).colours();
+    room.act(w, &mv("TE4:0"), 10_000).unwrap();
     // Black thinks from 10 s; the server was last alive at 14 s and restarts at 100 s.
     let back = Room::from_stored(room.to_stored(), 100_000, 14_000).unwrap();
     let c = back.clock.as_ref().unwrap();
@@ -275,11 +260,14 @@ fn a_restart_charges_thinking_time_but_not_downtime() {
 #[test]
 fn a_takeback_charges_the_side_that_was_thinking() {
     let mut room = friend_room();
-    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
-    room.act(&w, &mv("TE4:0"), 10_000).unwrap();
-    room.act(&w, &Action::Takeback, 20_000).unwrap();
+    let (w, b) = (
+        room.audience(Some("tw")).colours(),
+        room.audience(Some("tb")).colours(),
+    );
+    room.act(w, &mv("TE4:0"), 10_000).unwrap();
+    room.act(w, &Action::Takeback, 20_000).unwrap();
     // Black thinks from 10 s to 40 s, then grants the takeback: those 30 s are spent.
-    room.act(&b, &Action::Takeback, 40_000).unwrap();
+    room.act(b, &Action::Takeback, 40_000).unwrap();
     let c = room.clock.as_ref().unwrap();
     assert_eq!(c.left(Colour::Black, Colour::White, 40_000), 30_000);
     // White, to move again, runs from the takeback on.
@@ -292,16 +280,19 @@ fn takebacks_against_the_computer_do_not_stop_the_clock() {
         "c".into(),
         Mode::Computer,
         Game::new(Variant::Standard),
-        [Seat::person("w", "tw"), Seat::computer("punct", 1)],
+        [
+            Seat::person("w", "tw"),
+            Seat::computer("punct", Level::new(1).unwrap()),
+        ],
         Some(Clock::new(60_000, 0)),
         0,
     );
-    let w = room.holder(Some("tw"));
-    room.act(&w, &mv("TE4:0"), 1_000).unwrap();
+    let w = room.audience(Some("tw")).colours();
+    room.act(w, &mv("TE4:0"), 1_000).unwrap();
     room.act(&[Colour::Black], &mv("TK5:0"), 2_000).unwrap();
     // White thinks 20 s and takes back both moves: White is charged its first second and
     // these 20 s, so taking back again and again does not stop White's clock.
-    room.act(&w, &Action::Takeback, 22_000).unwrap();
+    room.act(w, &Action::Takeback, 22_000).unwrap();
     assert!(room.game.moves().is_empty());
     let c = room.clock.as_ref().unwrap();
     assert_eq!(c.left(Colour::White, Colour::White, 22_000), 39_000);
@@ -328,10 +319,13 @@ fn lifetimes() -> Lifetimes {
 fn a_side_that_never_makes_its_first_move_aborts_the_game() {
     let l = lifetimes();
     let mut room = friend_room();
-    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
+    let (w, b) = (
+        room.audience(Some("tw")).colours(),
+        room.audience(Some("tb")).colours(),
+    );
     assert_eq!(room.expiry(&l), Some((100, Termination::Aborted)));
     assert_eq!(room.expire(99, &l).unwrap_err().kind, ErrorKind::Conflict);
-    room.act(&w, &mv("TE4:0"), 50).unwrap();
+    room.act(w, &mv("TE4:0"), 50).unwrap();
     // Black's first move is awaited from the start of its turn.
     assert_eq!(room.expiry(&l), Some((150, Termination::Aborted)));
     let before = room.seq;
@@ -342,8 +336,8 @@ fn a_side_that_never_makes_its_first_move_aborts_the_game() {
     assert!(!room.is_live() && room.expiry(&l).is_none());
     // Once both sides have moved, a timed game is left to its clock.
     let mut room = friend_room();
-    room.act(&w, &mv("TE4:0"), 50).unwrap();
-    room.act(&b, &mv("TK5:0"), 60).unwrap();
+    room.act(w, &mv("TE4:0"), 50).unwrap();
+    room.act(b, &mv("TK5:0"), 60).unwrap();
     assert_eq!(room.expiry(&l), None);
     assert!(room.expire(i64::MAX, &l).is_err());
 }
@@ -367,7 +361,10 @@ fn an_invitation_expires_and_an_untimed_game_nobody_plays_is_abandoned() {
     assert_eq!(back.game.outcome(), room.game.outcome());
     assert_eq!(back.summary().result.as_deref(), Some("game aborted"));
 
-    let seats = [Seat::person("w", "t"), Seat::computer("punct", 3)];
+    let seats = [
+        Seat::person("w", "t"),
+        Seat::computer("punct", Level::new(3).unwrap()),
+    ];
     let mut room = Room::new(
         "g".into(),
         Mode::Computer,
@@ -376,7 +373,8 @@ fn an_invitation_expires_and_an_untimed_game_nobody_plays_is_abandoned() {
         None,
         0,
     );
-    room.act(&room.holder(Some("t")), &mv("TE4:0"), 10).unwrap();
+    room.act(room.audience(Some("t")).colours(), &mv("TE4:0"), 10)
+        .unwrap();
     // The computer is to move: it never aborts the game, but nobody playing on abandons it.
     assert_eq!(room.expiry(&l), Some((10_010, Termination::Abandoned)));
     assert_eq!(room.expire(10_010, &l).unwrap(), Change::Abandoned);
@@ -428,54 +426,54 @@ fn a_join_sent_again_with_its_invitation_and_request_id_soon_after_gets_the_seat
 #[test]
 fn a_move_is_recognised_again_in_any_spelling() {
     let mut room = friend_room();
-    let w = room.holder(Some("tw"));
+    let w = room.audience(Some("tw")).colours();
     let seq = room.seq;
-    room.act(&w, &mv(" TE4:0 "), 10).unwrap();
-    assert_eq!(room.answered(&w, &mv("TE4:0"), seq), Some(Ok(seq + 1)));
-    assert_eq!(room.answered(&w, &mv(" TE4:0 "), seq), Some(Ok(seq + 1)));
+    room.act(w, &mv(" TE4:0 "), 10).unwrap();
+    assert_eq!(room.answered(w, &mv("TE4:0"), seq), Some(Ok(seq + 1)));
+    assert_eq!(room.answered(w, &mv(" TE4:0 "), seq), Some(Ok(seq + 1)));
     let back = Room::from_stored(room.to_stored(), 20, 20).unwrap();
-    assert_eq!(back.answered(&w, &mv(" TE4:0 "), seq), Some(Ok(seq + 1)));
-    assert!(matches!(back.answered(&w, &mv("TC3:0"), seq), Some(Err(_))));
+    assert_eq!(back.answered(w, &mv(" TE4:0 "), seq), Some(Ok(seq + 1)));
+    assert!(matches!(back.answered(w, &mv("TC3:0"), seq), Some(Err(_))));
 }
 
 #[test]
 fn a_rematch_swaps_the_seats_and_starts_afresh_and_survives_storing() {
     let mut room = friend_room();
-    let (w, b) = (room.holder(Some("tw")), room.holder(Some("tb")));
-    room.act(&w, &mv("TE4:0"), 1_000).unwrap();
+    let (w, b) = (
+        room.audience(Some("tw")).colours(),
+        room.audience(Some("tb")).colours(),
+    );
+    room.act(w, &mv("TE4:0"), 1_000).unwrap();
     assert_eq!(
-        room.rematch_step(&w).unwrap_err().kind,
+        room.rematch_step(w).unwrap_err().kind,
         ErrorKind::Conflict,
         "not while the game runs"
     );
-    room.act(&b, &Action::Resign, 2_000).unwrap();
+    room.act(b, &Action::Resign, 2_000).unwrap();
     assert_eq!(
         room.rematch_step(&[]).unwrap_err().kind,
         ErrorKind::Forbidden
     );
-    assert_eq!(room.rematch_step(&w).unwrap(), RematchStep::Offer);
+    assert_eq!(room.rematch_step(w).unwrap(), RematchStep::Offer);
     assert_eq!(
-        room.act(&w, &Action::Rematch, 3_000).unwrap(),
+        room.act(w, &Action::Rematch, 3_000).unwrap(),
         Change::RematchOffer
     );
-    assert_eq!(room.rematch_step(&w).unwrap_err().kind, ErrorKind::Conflict);
-    assert_eq!(room.rematch_step(&b).unwrap(), RematchStep::Create);
+    assert_eq!(room.rematch_step(w).unwrap_err().kind, ErrorKind::Conflict);
+    assert_eq!(room.rematch_step(b).unwrap(), RematchStep::Create);
 
     let new = room.rematch_room("h".into(), 4_000);
-    assert_eq!(new.holder(Some("tw")), vec![Colour::Black]);
-    assert_eq!(new.holder(Some("tb")), vec![Colour::White]);
-    assert_eq!(
-        (new.seats[0].name.as_str(), new.seats[1].name.as_str()),
-        ("b", "w")
-    );
+    assert_eq!(new.audience(Some("tw")).colours(), vec![Colour::Black]);
+    assert_eq!(new.audience(Some("tb")).colours(), vec![Colour::White]);
+    assert_eq!((new.seats[0].name(), new.seats[1].name()), ("b", "w"));
     assert!(new.game.moves().is_empty() && new.is_live());
     let clock = new.clock.as_ref().unwrap();
     assert_eq!(clock.remaining_ms, [60_000, 60_000]);
     assert_eq!(clock.running_since, Some(4_000), "both seats held: it runs");
     assert_eq!(new.invite, None);
 
-    assert_eq!(room.record_rematch(&b, "h".into(), 4_000), Change::Rematch);
-    assert_eq!(room.rematch_step(&w).unwrap(), RematchStep::Exists);
+    assert_eq!(room.record_rematch(b, "h".into(), 4_000), Change::Rematch);
+    assert_eq!(room.rematch_step(w).unwrap(), RematchStep::Exists);
     let back = Room::from_stored(
         serde_json::from_str(&room.stored_json()).unwrap(),
         5_000,
@@ -484,6 +482,6 @@ fn a_rematch_swaps_the_seats_and_starts_afresh_and_survives_storing() {
     .unwrap();
     assert_eq!(back.rematch.as_deref(), Some("h"));
     assert_eq!(back.rematch_offer, None);
-    let state = back.snapshot(5_000, &[]);
+    let state = state(&back, 5_000);
     assert_eq!(state["rematch"], "h");
 }

@@ -7,7 +7,7 @@
 //! refused (not an error of the transaction: the other writes commit), so that several
 //! servers sharing one database can never overwrite each other's changes.
 
-use crate::room::PendingMove;
+use super::form::PendingMove;
 
 /// A game's row: its whole stored form as JSON, and the columns the lists sort on.
 #[derive(Clone, Debug)]

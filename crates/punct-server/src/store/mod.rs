@@ -30,6 +30,7 @@
 //! (`synchronous_commit=on`), which survive a crash of the database machine as well.
 
 mod backend;
+mod form;
 mod postgres;
 mod sqlite;
 mod writer;
@@ -44,9 +45,10 @@ use tokio::sync::oneshot;
 
 use self::backend::{Backend, Change, GameRow};
 use self::writer::{Write, write_loop};
-use crate::outage::Outage;
-use crate::room::{PendingMove, Stored};
+use crate::ops::outage::Outage;
+use crate::ops::time::TimeSource;
 
+pub use self::form::{Form, PendingMove};
 pub use self::writer::{CHECKPOINT_EVERY, FOLD_AT};
 
 /// A read for the reader thread.
@@ -78,6 +80,8 @@ pub struct Store {
     /// When the writer last committed (ms since the epoch): at least once a second while
     /// it works, since it commits a heartbeat when nothing else is written.
     last_commit_ms: Arc<AtomicI64>,
+    /// The server's time source, which the heartbeat and the commits' times are read from.
+    time: TimeSource,
     /// An SQLite file is held locked while the store is open, so that a second server on
     /// the same file refuses to start rather than clash with this one.
     _lock: Option<Arc<File>>,
@@ -176,9 +180,9 @@ struct Folded {
     seq: u64,
 }
 
-/// `data` (a game's row) with `moves` applied, or why the moves do not fit it.
-fn folded(data: &str, moves: &[PendingMove]) -> Result<Folded, String> {
-    let stored = with_moves(
+/// `data` (a game's row, in form `F`) with `moves` applied, or why the moves do not fit it.
+fn folded<F: Form>(data: &str, moves: &[PendingMove]) -> Result<Folded, String> {
+    let stored: F = with_moves(
         serde_json::from_str(data).map_err(|e| e.to_string())?,
         moves,
     )?;
@@ -190,7 +194,7 @@ fn folded(data: &str, moves: &[PendingMove]) -> Result<Folded, String> {
 }
 
 /// `stored` with `moves` applied.
-fn with_moves(mut stored: Stored, moves: &[PendingMove]) -> Result<Stored, String> {
+fn with_moves<F: Form>(mut stored: F, moves: &[PendingMove]) -> Result<F, String> {
     for m in moves {
         stored.apply(m)?;
     }
@@ -236,8 +240,9 @@ fn spawn_with_db<T: Send + 'static>(
 impl Store {
     /// Opens the database at `path` (an SQLite file, created if needed, or a `postgres://`
     /// URL), creating its tables, and starts the writer and reader threads. An SQLite file
-    /// that another server has open is refused.
-    pub fn open(path: &Path) -> anyhow::Result<Store> {
+    /// that another server has open is refused. Games are stored in form `F`, into which the
+    /// writer folds their pending moves; times (the heartbeat, commits) are read from `time`.
+    pub fn open<F: Form>(path: &Path, time: TimeSource) -> anyhow::Result<Store> {
         let at = Location::of(path);
         let lock = match &at {
             Location::Sqlite(path) => Some(Arc::new(lock_file(path)?)),
@@ -246,25 +251,29 @@ impl Store {
         let (tx, rx) = mpsc::channel();
         let checkpointed = Arc::new(AtomicBool::new(false));
         // The writer's setup below commits, or the store is not opened.
-        let last_commit_ms = Arc::new(AtomicI64::new(crate::clock::now_ms()));
+        let last_commit_ms = Arc::new(AtomicI64::new(time.now_ms()));
         // The writer creates the tables, folds the moves left pending by the last run and reads
         // the last heartbeat before writing anything of its own.
         let (alive_tx, alive_rx) = mpsc::channel();
         spawn_with_db(
             "punct-db-writer",
             &at,
-            |db| {
-                db.init()?;
-                writer::fold_all(db)?;
-                db.alive_ms()
+            {
+                let time = time.clone();
+                move |db| {
+                    db.init()?;
+                    writer::fold_all::<F>(db, &time)?;
+                    db.alive_ms()
+                }
             },
             {
                 let at = at.clone();
                 let checkpointed = checkpointed.clone();
                 let last_commit_ms = last_commit_ms.clone();
+                let time = time.clone();
                 move |db, alive| {
                     let _ = alive_tx.send(alive);
-                    write_loop(db, rx, &at, &checkpointed, &last_commit_ms);
+                    write_loop::<F>(db, rx, &at, &checkpointed, &last_commit_ms, &time);
                 }
             },
         )?;
@@ -309,6 +318,7 @@ impl Store {
             reads,
             last_alive_ms,
             last_commit_ms,
+            time,
             _lock: lock,
         })
     }
@@ -349,7 +359,8 @@ impl Store {
     /// Moves game `id`, which cannot be restored, and its pending moves out of the way into
     /// the table `damaged_games`, with `why`, for the operator to look at.
     pub async fn set_aside(&self, id: &str, why: &str) -> Result<(), WriteError> {
-        self.write(writer::set_aside(id, why)).await
+        self.write(writer::set_aside(id, why, self.time.now_ms()))
+            .await
     }
 
     async fn write(&self, change: Change) -> Result<(), WriteError> {
@@ -377,7 +388,7 @@ impl Store {
     }
 
     /// One game's stored form, with its pending moves applied.
-    pub async fn load(&self, id: &str) -> anyhow::Result<Option<Stored>> {
+    pub async fn load<F: Form>(&self, id: &str) -> anyhow::Result<Option<F>> {
         let id = id.to_owned();
         self.read(move |db| {
             // Pending moves first: a fold between the two reads then finds them in the row
@@ -394,7 +405,7 @@ impl Store {
 
     /// Every game still being played, with its pending moves applied; each game that cannot
     /// be read back is named with the reason instead, and does not stop the others.
-    pub async fn live_games(&self) -> anyhow::Result<Vec<Result<Stored, Unreadable>>> {
+    pub async fn live_games<F: Form>(&self) -> anyhow::Result<Vec<Result<F, Unreadable>>> {
         self.read(|db| {
             let mut moves: std::collections::HashMap<String, Vec<PendingMove>> =
                 writer::by_game(db.pending_moves(None)?)
@@ -406,7 +417,7 @@ impl Store {
                 .map(|(id, data)| {
                     // The row's id, not the one its data names: the data may be what is
                     // damaged, and the row is what is set aside.
-                    let stored: Stored = serde_json::from_str(data)
+                    let stored: F = serde_json::from_str(data)
                         .map_err(|e| (id.clone(), format!("unreadable data: {e}")))?;
                     let pending = moves.remove(id).unwrap_or_default();
                     with_moves(stored, &pending).map_err(|e| (id.clone(), e))
@@ -417,7 +428,7 @@ impl Store {
     }
 
     /// The `limit` most recently finished games, the latest first.
-    pub async fn finished(&self, limit: usize) -> anyhow::Result<Vec<Stored>> {
+    pub async fn finished<F: Form>(&self, limit: usize) -> anyhow::Result<Vec<F>> {
         self.read(move |db| {
             db.finished_data(limit)?
                 .iter()
@@ -436,7 +447,7 @@ impl Store {
     /// works (a heartbeat when nothing else is written), so a long time means that writes
     /// fail or are stuck.
     pub fn since_commit(&self) -> Duration {
-        let ms = crate::clock::now_ms() - self.last_commit_ms.load(Ordering::Relaxed);
+        let ms = self.time.now_ms() - self.last_commit_ms.load(Ordering::Relaxed);
         Duration::from_millis(ms.max(0) as u64)
     }
 }

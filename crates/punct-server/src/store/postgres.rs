@@ -5,7 +5,7 @@
 use postgres::{Client, NoTls, Row};
 
 use super::backend::{Backend, Change, Commit, PENDING_COLUMNS, seq_in};
-use crate::room::PendingMove;
+use super::form::PendingMove;
 
 /// A connection to PostgreSQL.
 pub struct Postgres(Box<Client>);

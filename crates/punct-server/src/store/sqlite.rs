@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::backend::{Backend, Change, Commit, PENDING_COLUMNS, seq_in};
-use crate::room::PendingMove;
+use super::form::PendingMove;
 
 /// A connection to an SQLite file.
 pub struct Sqlite(Connection);

@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use super::backend::{Backend, Change, Commit, Fold};
-use super::{Location, WriteError, folded};
-use crate::outage::Outage;
-use crate::room::PendingMove;
+use super::form::PendingMove;
+use super::{Form, Location, WriteError, folded};
+use crate::ops::outage::Outage;
+use crate::ops::time::TimeSource;
 
 /// How often SQLite's write-ahead log is copied into the database file, and so how long the
 /// log may grow before it starts again. Each start costs the writer a pause of about 5 ms,
@@ -119,7 +120,7 @@ impl PendingCount {
 /// The folds for the next commit: the games of `due` with their pending moves folded into
 /// their rows. A game whose moves do not fit its row is set aside instead; one whose moves
 /// cannot be read now is left for later.
-fn folds(db: &mut dyn Backend, due: &[String]) -> (Vec<Fold>, Vec<Change>) {
+fn folds<F: Form>(db: &mut dyn Backend, due: &[String], now_ms: i64) -> (Vec<Fold>, Vec<Change>) {
     let mut folds = Vec::new();
     let mut aside = Vec::new();
     for game in due {
@@ -127,14 +128,14 @@ fn folds(db: &mut dyn Backend, due: &[String]) -> (Vec<Fold>, Vec<Change>) {
             .pending_moves(Some(game))
             .and_then(|moves| Ok((db.game_data(game)?, moves)));
         match found {
-            Ok((Some(data), moves)) if !moves.is_empty() => match folded(&data, &moves) {
+            Ok((Some(data), moves)) if !moves.is_empty() => match folded::<F>(&data, &moves) {
                 Ok(fold) => folds.push(Fold {
                     game: game.clone(),
                     data: fold.data,
                     updated_ms: fold.updated_ms,
                     seq: fold.seq,
                 }),
-                Err(why) => aside.push(set_aside_unfit(game, &why)),
+                Err(why) => aside.push(set_aside_unfit(game, &why, now_ms)),
             },
             Ok(_) => {}
             Err(e) => {
@@ -146,30 +147,31 @@ fn folds(db: &mut dyn Backend, due: &[String]) -> (Vec<Fold>, Vec<Change>) {
     (folds, aside)
 }
 
-/// The change that sets game `id`, whose pending moves do not fit it, aside for `why`,
-/// logged.
-fn set_aside_unfit(id: &str, why: &str) -> Change {
+/// The change that sets game `id`, whose pending moves do not fit it, aside for `why` at
+/// `at_ms`, logged.
+fn set_aside_unfit(id: &str, why: &str, at_ms: i64) -> Change {
     tracing::error!(game = %id, "the game's pending moves do not fit it; it is set aside: {why}");
-    set_aside(id, why)
+    set_aside(id, why, at_ms)
 }
 
-/// The change that sets game `id` aside for `why`.
-pub(super) fn set_aside(id: &str, why: &str) -> Change {
+/// The change that sets game `id` aside for `why` at `at_ms`.
+pub(super) fn set_aside(id: &str, why: &str, at_ms: i64) -> Change {
     Change::SetAside {
         id: id.to_owned(),
         why: why.to_owned(),
-        at_ms: crate::clock::now_ms(),
+        at_ms,
     }
 }
 
 /// The writer's loop: gathers writes into batches and commits them until every sender is
 /// gone.
-pub(super) fn write_loop(
+pub(super) fn write_loop<F: Form>(
     mut db: Box<dyn Backend>,
     rx: mpsc::Receiver<Write>,
     at: &Location,
     checkpointed: &AtomicBool,
     last_commit: &AtomicI64,
+    time: &TimeSource,
 ) {
     let mut outage = Outage::new("storing to the database");
     // A moving average of the number of writes per commit.
@@ -216,21 +218,21 @@ pub(super) fn write_loop(
             }
         }
         // Folding rides with the batch (or the heartbeat): one commit, not two.
-        let (folds, aside) = folds(db.as_mut(), &pending.take_due());
+        let (folds, aside) = folds::<F>(db.as_mut(), &pending.take_due(), time.now_ms());
         let changes: Vec<&Change> = aside
             .iter()
             .chain(batch.iter().map(|w| &w.change))
             .collect();
         let commit = Commit {
             folds: &folds,
-            heartbeat: heartbeat.take().then(crate::clock::now_ms),
+            heartbeat: heartbeat.take().then(|| time.now_ms()),
             changes: &changes,
         };
         let result = db.commit(&commit);
         let made = match result {
             Ok(mut made) => {
                 outage.worked(None);
-                last_commit.store(crate::clock::now_ms(), Ordering::Relaxed);
+                last_commit.store(time.now_ms(), Ordering::Relaxed);
                 for (change, &made) in changes.iter().zip(&made) {
                     if made {
                         pending.committed(change);
@@ -297,7 +299,7 @@ pub(super) fn by_game(moves: Vec<PendingMove>) -> Vec<(String, Vec<PendingMove>)
 /// Folds every pending move into its game's row: done at startup, before anything else is
 /// written. A game whose moves do not fit it is set aside, and so are moves whose game is
 /// gone.
-pub(super) fn fold_all(db: &mut dyn Backend) -> anyhow::Result<()> {
+pub(super) fn fold_all<F: Form>(db: &mut dyn Backend, time: &TimeSource) -> anyhow::Result<()> {
     let mut folds = Vec::new();
     let mut aside = Vec::new();
     for (game, moves) in by_game(db.pending_moves(None)?) {
@@ -305,17 +307,18 @@ pub(super) fn fold_all(db: &mut dyn Backend) -> anyhow::Result<()> {
             aside.push(set_aside_unfit(
                 &game,
                 "pending moves of a game that is not stored",
+                time.now_ms(),
             ));
             continue;
         };
-        match folded(&data, &moves) {
+        match folded::<F>(&data, &moves) {
             Ok(fold) => folds.push(Fold {
                 game,
                 data: fold.data,
                 updated_ms: fold.updated_ms,
                 seq: fold.seq,
             }),
-            Err(why) => aside.push(set_aside_unfit(&game, &why)),
+            Err(why) => aside.push(set_aside_unfit(&game, &why, time.now_ms())),
         }
     }
     db.commit(&Commit {

@@ -83,13 +83,22 @@ impl Process {
     /// Starts `punct-server` on `addr` with `db`, waiting (20 s at most) until it answers;
     /// fails with a message if it exits or never answers.
     pub async fn start(addr: SocketAddr, db: &Path) -> Process {
-        let mut process = Process(
-            Command::new(env!("CARGO_BIN_EXE_punct-server"))
-                .args([addr.to_string(), db.display().to_string(), "50".into()])
-                .stdin(std::process::Stdio::null())
-                .spawn()
-                .expect("the server binary starts"),
-        );
+        Process::start_with(addr, db, |_| {}).await
+    }
+
+    /// [`Process::start`] with the command changed by `tune` (its environment, its
+    /// standard error) before it is run.
+    pub async fn start_with(
+        addr: SocketAddr,
+        db: &Path,
+        tune: impl FnOnce(&mut Command),
+    ) -> Process {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_punct-server"));
+        command
+            .args([addr.to_string(), db.display().to_string(), "50".into()])
+            .stdin(std::process::Stdio::null());
+        tune(&mut command);
+        let mut process = Process(command.spawn().expect("the server binary starts"));
         let base = format!("http://{addr}");
         let client = reqwest::Client::builder()
             .timeout(Duration::from_secs(2))
@@ -113,6 +122,22 @@ impl Process {
         panic!("the server did not answer on {addr} within 20 s");
     }
 
+    /// The lines the process writes to standard error from now on (it must have been
+    /// started with `Stdio::piped()` there), read on a thread of their own so that the
+    /// process never waits on a full pipe.
+    pub fn stderr_lines(&mut self) -> std::sync::Arc<std::sync::Mutex<Vec<String>>> {
+        use std::io::BufRead as _;
+        let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let out = self.0.stderr.take().expect("standard error is piped");
+        let kept = lines.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        lines
+    }
+
     /// Kills the process at once, like `kill -9`.
     pub fn kill(&mut self) {
         self.0.kill().ok();
@@ -123,6 +148,42 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The server's controlled clock: a clock file holding the milliseconds its time is ahead
+/// of the system clock (`Config::clock_file`, `PUNCT_CLOCK_FILE`), which a test moves on
+/// instead of waiting.
+pub struct ClockFile {
+    /// The file.
+    pub path: PathBuf,
+    /// What it holds.
+    offset_ms: i64,
+}
+
+impl ClockFile {
+    /// A clock file beside `db`, at no offset.
+    pub fn beside(db: &Path) -> ClockFile {
+        let clock = ClockFile {
+            path: db.with_extension("clock"),
+            offset_ms: 0,
+        };
+        clock.write();
+        clock
+    }
+
+    /// Moves the server's time on by `ms`.
+    pub fn advance(&mut self, ms: i64) {
+        self.offset_ms += ms;
+        self.write();
+    }
+
+    /// Writes the offset whole (a new file renamed over the old one), so that the server
+    /// never reads half of it.
+    fn write(&self) {
+        let next = self.path.with_extension("clock-next");
+        std::fs::write(&next, self.offset_ms.to_string()).unwrap();
+        std::fs::rename(&next, &self.path).unwrap();
     }
 }
 

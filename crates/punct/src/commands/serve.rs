@@ -9,16 +9,17 @@ pub fn defaults() -> ServeArgs {
         db: "punct.db".into(),
         workers: None,
         engine_threads: 1,
-        log_format: punct_server::logging::LogFormat::Human,
+        log_format: punct_server::ops::logging::LogFormat::Human,
         max_connections: None,
         no_rate_limits: false,
+        clock_file: None,
     }
 }
 
 /// Serves until the process is stopped. A failure is logged like everything else the
 /// server says (as a JSON line with `--log-format json`), and the process exits with 1.
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
-    punct_server::logging::init(args.log_format);
+    punct_server::ops::logging::init(args.log_format);
     let defaults = punct_server::Config::default();
     let most = punct_engine::search::threads::most();
     if usize::from(args.engine_threads) > most {
@@ -40,6 +41,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         } else {
             defaults.rate_limits
         },
+        clock_file: args.clock_file,
         ..defaults
     });
     if let Err(e) = served {

@@ -1,0 +1,161 @@
+//! What clients ask a game to do: create it, join it, act in it. Each runs detached
+//! ([`Hub::detached`]) and changes the game the one way ([`Hub::apply`]).
+
+use std::sync::Arc;
+
+use super::Hub;
+use super::reads::Viewed;
+use crate::error::Error;
+use crate::room::new::{self, NewGame, random_hex};
+use crate::room::{Action, Audience, Change, Request, Room, Snapshot};
+
+/// A seat granted to the creator or joiner of a game.
+pub struct Seated {
+    /// The game's id.
+    pub id: String,
+    /// The secret seat token.
+    pub token: String,
+    /// The seats the token holds.
+    pub audience: Audience,
+    /// The secret that gives a friend the open seat (friend games, until it is taken).
+    pub invite: Option<String>,
+    /// The game's state then.
+    pub snapshot: Snapshot,
+}
+
+/// What an action did: the number of the state it made and, if asked for, that state as
+/// the caller sees it.
+pub struct Acted {
+    /// The number of the state the action made (or had made, for a repeat).
+    pub seq: u64,
+    /// The state, as the caller sees it.
+    pub state: Option<Viewed>,
+}
+
+impl Hub {
+    /// Creates a game, returning the creator's seat.
+    pub async fn create(&self, req: NewGame) -> Result<Seated, Error> {
+        let hub = self.clone();
+        self.detached(None, async move {
+            let (token, game, seats, clock) = new::build(&req)?;
+            let now = hub.now();
+            let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
+            hub.inner
+                .store
+                .save(&room.id, room.seq, room.stored_json(), room.is_live(), now)
+                .await
+                .map_err(|e| hub.write_error(e))?;
+            let seated = Seated {
+                id: room.id.clone(),
+                audience: room.audience(Some(&token)),
+                token,
+                invite: room.invite.clone(),
+                snapshot: Snapshot::of(&room, now),
+            };
+            hub.insert(room);
+            Ok(seated)
+        })
+        .await
+    }
+
+    /// Gives the open seat of game `id` to the caller, who shows the game's invitation;
+    /// `request` is the id the caller gave this request, so that a repeat of it (its answer
+    /// was lost) gets the same seat.
+    pub async fn join(
+        &self,
+        id: &str,
+        name: &str,
+        invite: Option<&str>,
+        request: Option<&str>,
+    ) -> Result<Seated, Error> {
+        let (hub, game, name) = (self.clone(), id.to_owned(), name.to_owned());
+        let (invite, request) = (invite.map(str::to_owned), request.map(str::to_owned));
+        self.detached(Some(id), async move {
+            let (invite, request) = (invite.as_deref(), request.as_deref());
+            let cell = hub.room(&game).await?;
+            let mut room = hub.lock(&cell).await?;
+            let now = hub.now();
+            let repeated = invite.and_then(|i| room.repeated_join(i, request, now));
+            let (colour, token) = match repeated {
+                Some(colour) => {
+                    let token = room.seats[colour.index()].token().unwrap_or_default();
+                    (colour, token.to_owned())
+                }
+                None => {
+                    let token = random_hex::<16>();
+                    let join = |r: &mut Room| {
+                        r.join(token.clone(), &name, invite, request, now)
+                            .map(Change::Joined)
+                    };
+                    let Change::Joined(colour) = hub.apply(&cell, &mut room, join).await? else {
+                        return Err(Error::internal("a join made another change"));
+                    };
+                    (colour, token)
+                }
+            };
+            Ok(Seated {
+                id: game.clone(),
+                token,
+                audience: Audience::Seat(colour),
+                invite: None,
+                snapshot: Snapshot::of(&room, now),
+            })
+        })
+        .await
+    }
+
+    /// Carries out `request` for the holder of `token`, returning the number of the state it
+    /// made and, if `want_state`, that state as the caller sees it. A request that names the
+    /// state it was made on and was carried out already gets the first outcome again. A
+    /// refusal changes nothing (except that a side found out of time loses first).
+    pub async fn act(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        request: Request,
+        want_state: bool,
+    ) -> Result<Acted, Error> {
+        let (hub, game) = (self.clone(), id.to_owned());
+        let token = token.map(str::to_owned);
+        self.detached(Some(id), async move {
+            let cell = hub.room(&game).await?;
+            let mut room = hub.lock(&cell).await?;
+            let now = hub.now();
+            let audience = room.audience(token.as_deref());
+            let colours = audience.colours();
+            let answered = request
+                .seq
+                .and_then(|made_on| room.answered(colours, &request.action, made_on));
+            let seq = match answered {
+                Some(first) => first?,
+                None if room.flag_fell(now) => {
+                    hub.apply(&cell, &mut room, |r| {
+                        r.check_flag(now);
+                        Ok(Change::Timeout)
+                    })
+                    .await?;
+                    let outcome = room.game.outcome().map(|o| o.to_string());
+                    return Err(Error::conflict(format!(
+                        "the game is over: {}",
+                        outcome.unwrap_or_default()
+                    )));
+                }
+                None if request.action == Action::Rematch => {
+                    hub.rematch(&cell, &mut room, colours, now).await?
+                }
+                None => {
+                    hub.apply(&cell, &mut room, |r| r.act(colours, &request.action, now))
+                        .await?;
+                    room.seq
+                }
+            };
+            let state = want_state.then(|| Viewed {
+                snapshot: Arc::new(Snapshot::of(&room, now)),
+                audience,
+                now,
+            });
+            Ok(Acted { seq, state })
+        })
+        .await
+    }
+}

@@ -1,0 +1,52 @@
+//! The list of games (`GET /api/games`).
+
+use serde::Serialize;
+
+use crate::room::{Mode, Summary};
+
+/// The list of games: the live ones, then the finished ones, each newest first.
+#[derive(Serialize)]
+pub struct GameList<'a> {
+    games: Vec<GameLine<'a>>,
+}
+
+impl<'a> GameList<'a> {
+    /// The list of `games`, in that order.
+    pub fn of(games: &'a [Summary]) -> GameList<'a> {
+        GameList {
+            games: games.iter().map(GameLine::of).collect(),
+        }
+    }
+}
+
+/// A game's line.
+#[derive(Serialize)]
+struct GameLine<'a> {
+    id: &'a str,
+    mode: Mode,
+    live: bool,
+    white: &'a str,
+    black: &'a str,
+    moves: usize,
+    result: Option<&'a str>,
+    /// The position text now, for live games only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<&'a str>,
+    updated_ms: i64,
+}
+
+impl<'a> GameLine<'a> {
+    fn of(s: &'a Summary) -> GameLine<'a> {
+        GameLine {
+            id: &s.id,
+            mode: s.mode,
+            live: s.live,
+            white: &s.white,
+            black: &s.black,
+            moves: s.moves,
+            result: s.result.as_deref(),
+            position: s.position.as_deref(),
+            updated_ms: s.updated_ms,
+        }
+    }
+}

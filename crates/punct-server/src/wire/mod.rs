@@ -1,0 +1,18 @@
+//! Every message on the wire as a serde type, each with its one home here: what clients send
+//! on a game's WebSocket ([`client::ClientMessage`], lila-ws's `ClientOut`) and what the
+//! server sends there ([`server::ServerMessage`], lila-ws's `ClientIn`); a game's state as
+//! each audience sees it ([`view`], the one place that decides who sees what); and the
+//! bodies of the JSON API's answers. Nothing else writes JSON for a client.
+
+pub mod analysis;
+pub mod client;
+pub mod error;
+pub mod health;
+pub mod legal;
+pub mod list;
+pub mod records;
+pub mod refusal;
+pub mod replay;
+pub mod seat;
+pub mod server;
+pub mod view;
