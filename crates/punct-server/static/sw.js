@@ -2,7 +2,8 @@
 // the computer and two people on one screen, when the server does not answer (docs/wasm.md,
 // "Offline"). The app's files are asked of the server first, as the page always does (it
 // answers `no-cache`: a new version shows at once), and kept; the kept copy answers only
-// when the server does not. The API is never kept: what needs the server says so.
+// when the server does not. The API and the server's pictures are never kept: what needs the
+// server says so.
 
 const CACHE = "punct-app";
 /** How long the server may take before the kept copy answers instead. */
@@ -44,30 +45,38 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
-/** The server's answer within PATIENCE_MS, kept; else the kept copy of `key`. */
+/**
+ * The server's answer, kept; the kept copy of `key` when the server fails or takes longer
+ * than PATIENCE_MS (the server's answer after all when nothing is kept).
+ */
 async function fresh(request, key) {
   const cache = await caches.open(CACHE);
-  try {
-    const response = await Promise.race([
-      fetch(request),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("no answer")), PATIENCE_MS)),
-    ]);
+  const answer = fetch(request).then(async (response) => {
     if (response.status === 200 && response.type === "basic") {
       const html = (response.headers.get("content-type") || "").startsWith("text/html");
       if (!html || key === "/") await cache.put(key, response.clone());
     }
     return response;
-  } catch (e) {
-    const kept = await cache.match(key);
-    if (kept) return kept;
-    throw e;
+  });
+  // A failure that comes after the kept copy answered is nobody's concern.
+  answer.catch(() => {});
+  const late = new Promise((resolve) => setTimeout(resolve, PATIENCE_MS, null));
+  try {
+    const first = await Promise.race([answer, late]);
+    if (first) return first;
+  } catch {
+    // No answer: the kept copy, if there is one.
   }
+  return (await cache.match(key)) || answer;
 }
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
+  // The server's pictures (a game's, `/g/{id}/image.png`; a position's, `/image.png?position=…`)
+  // are drawn for each game and position: not the app's files.
+  if (request.mode !== "navigate" && (url.search || url.pathname.startsWith("/g/"))) return;
   // Every address of the app is its one page (the server answers them all with it).
   const key = request.mode === "navigate" ? "/" : url.pathname;
   event.respondWith(fresh(request, key));

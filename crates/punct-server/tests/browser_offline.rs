@@ -104,8 +104,10 @@ async fn kept(s: &Session, base: &str) {
         assert!(files.contains(&f), "{f} is not kept: {files:?}");
     }
     assert!(
-        !files.iter().any(|f| f.starts_with("/api/")),
-        "the API is never kept: {files:?}"
+        !files
+            .iter()
+            .any(|f| f.starts_with("/api/") || f.starts_with("/g/") || f.ends_with(".png")),
+        "neither the API nor the server's pictures are kept: {files:?}"
     );
     let installable = s.devtools("Page.getInstallabilityErrors", json!({})).await;
     assert_eq!(

@@ -65,9 +65,10 @@ export function createEngine({ WorkerImpl = globalThis.Worker, module = pageModu
             job.lines.push(msg.line);
             onLine(msg.line);
           } else if (msg.found) settle(resolve, { ...msg.found, stopped: false });
-          else if (msg.error) settle(reject, new Error(msg.error));
+          else if (msg.error) job.fail(new Error(msg.error));
         };
-        // A failed module is not used again: the next search gets a fresh worker.
+        // A worker that failed (a refused request, or a module that trapped and may be left
+        // half way) is not used again: the next search gets a fresh one.
         job.fail = (error) => { end(); settle(reject, error); };
         // Nothing reaches a running search but the end of its worker.
         job.stop = () => { if (job.settled) return; end(); settle(resolve, foundFromLines(job.lines)); };

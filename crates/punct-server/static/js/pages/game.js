@@ -286,7 +286,8 @@ function render() {
     confirm: $("confirm-moves").checked,
   });
   renderPanel(pos);
-  showShare($("export-box"), { id: g.id, ply, total: allMoves().length, position: text, playing: live && !out });
+  // A game played in the browser has no pictures on the server: its position has.
+  showShare($("export-box"), { id: isLocal(g.id) ? null : g.id, ply, total: allMoves().length, position: text, playing: live && !out });
   if (analysisOn() && !analysisRefused()) analysis.want(text);
 }
 
