@@ -16,11 +16,23 @@ LLVM="${PUNCT_LLVM_WEB:-1:22.1.8-1~deb12u1}"
 tools="$PWD/target/wasm-toolchain"
 root="$tools/root"
 
+# What those packages link from the system (libllvm22's dependencies): ordinary libraries,
+# installed as usual (.ci/run does it).
+missing=()
+for lib in libedit2 libffi8 libxml2 libz3-4 libzstd1 zlib1g; do
+  dpkg -s "$lib" >/dev/null 2>&1 || missing+=("$lib")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "scripts/wasm.sh: the toolchain needs ${missing[*]}: apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+
 if [ ! -x "$root/usr/bin/rustc" ]; then
   mkdir -p "$tools/debs"
-  (cd "$tools/debs" && apt-get download \
-    "rustc-web=$VERSION" "libstd-rust-web-dev=$VERSION" "libstd-rust-web-1.96=$VERSION" \
+  packages=("rustc-web=$VERSION" "libstd-rust-web-dev=$VERSION" "libstd-rust-web-1.96=$VERSION"
     "rust-web-src=$VERSION" "libllvm22=$LLVM" "lld-22=$LLVM")
+  # A machine whose package lists are old (or were never read) reads them first.
+  (cd "$tools/debs" && { apt-get download "${packages[@]}" || { apt-get update -qq && apt-get download "${packages[@]}"; }; })
   mkdir -p "$root"
   for deb in "$tools"/debs/*.deb; do dpkg -x "$deb" "$root"; done
 fi

@@ -1,12 +1,13 @@
 //! The engine's entry point: tactics first, then the tree search within the limits.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use punct_core::{Game, Move, Position};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+use crate::clock::Instant;
 use crate::draw;
 use crate::evaluation;
 use crate::learned::Priors;

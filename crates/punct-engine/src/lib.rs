@@ -7,10 +7,12 @@
 //! Inside: [`evaluation`] judges positions (connection distances, centre, reserves) and
 //! single moves (priors); [`tactics`] finds wins in one and the moves that stop them;
 //! [`search`] grows a PUCT tree over the few moves the priors favour, with the evaluation
-//! at the leaves; [`time`] shares out the clock.
+//! at the leaves; [`time`] shares out the clock, which the engine reads from [`clock`] (the
+//! system's, or the page's in the browser).
 
 #![warn(missing_docs)]
 
+pub mod clock;
 mod draw;
 mod engine;
 pub mod evaluation;

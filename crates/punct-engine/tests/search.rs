@@ -412,8 +412,7 @@ fn the_move_played_heads_the_last_line_reported() {
 
 #[test]
 fn proofs_made_on_two_threads_hold() {
-    use std::time::Instant;
-
+    use punct_engine::clock::Instant;
     use punct_engine::search::threads::{Budget, grow_all};
 
     let positions = self_play_positions(proof_positions() / 2);

@@ -756,31 +756,14 @@ import("/js/rules-wasm.js").then(async (m) => {
 /// for positions of every kind, and a game's page takes its legal moves from them (it asks
 /// the server for none).
 async fn the_rules_in_the_page(driver: &Driver, base: &str) {
-    let module = reqwest::get(format!("{base}/wasm/punct_wasm.wasm"))
-        .await
-        .unwrap();
-    let kind = module.headers().get("content-type").cloned();
-    if kind.as_ref().and_then(|k| k.to_str().ok()) != Some("application/wasm") {
-        eprintln!(
-            "SKIPPED the rules in the page: the server has no static/wasm/punct_wasm.wasm (scripts/wasm.sh builds it)"
-        );
+    if !webdriver::wasm_served(base, "the rules in the page").await {
         return;
     }
     let s = driver.session("site-wasm").await;
     s.goto(base).await;
-    // The server's Content-Security-Policy must let the page compile WebAssembly
-    // (`script-src 'self' 'wasm-unsafe-eval'`); without that the page asks the server.
+    // The server's Content-Security-Policy lets the page compile WebAssembly
+    // (`script-src 'self' 'wasm-unsafe-eval'`).
     let compiled = s.eval_async(COMPILE, json!([])).await;
-    if compiled
-        .as_str()
-        .is_some_and(|e| e.contains("Content Security Policy"))
-    {
-        eprintln!(
-            "SKIPPED the rules in the page: the server's Content-Security-Policy does not allow the page to compile WebAssembly ('wasm-unsafe-eval'): {compiled}"
-        );
-        s.quit().await;
-        return;
-    }
     assert_eq!(compiled, json!("compiled"), "the module in the page");
     let course: Value = serde_json::from_str(
         &std::fs::read_to_string(concat!(

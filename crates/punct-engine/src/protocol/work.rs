@@ -13,10 +13,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use punct_core::{Game, Move, Position};
 
+use crate::clock::Instant;
 use crate::engine::{Engine, SearchInfo, SearchResult};
 use crate::limits::SearchLimits;
 

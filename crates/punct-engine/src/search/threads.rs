@@ -7,10 +7,11 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::Tree;
 use super::playout::{self, Worker};
+use crate::clock::Instant;
 /// When a search must end.
 pub struct Budget<'a> {
     /// Set from outside to stop the search.

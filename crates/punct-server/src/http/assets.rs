@@ -120,6 +120,7 @@ fn content_type(name: &str) -> &'static str {
         Some("css") => "text/css; charset=utf-8",
         Some("svg") => "image/svg+xml",
         Some("json") => "application/json",
+        Some("webmanifest") => "application/manifest+json",
         Some("png") => "image/png",
         // WebAssembly.instantiateStreaming and the browsers' checks want the module's own type.
         Some("wasm") => "application/wasm",
@@ -239,7 +240,9 @@ mod tests {
     fn the_page_preloads_every_module() {
         let page =
             String::from_utf8(super::Files::get("index.html").unwrap().data.into_owned()).unwrap();
-        for name in super::Files::iter().filter(|n| n.ends_with(".js") && *n != "js/app.js") {
+        // The service worker is no module of the page.
+        let modules = super::Files::iter().filter(|n| n.ends_with(".js") && *n != "js/app.js");
+        for name in modules.filter(|n| *n != "sw.js") {
             assert!(
                 page.contains(&format!("<link rel=\"modulepreload\" href=\"/{name}\">")),
                 "index.html does not preload {name}"

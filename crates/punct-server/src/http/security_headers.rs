@@ -8,9 +8,11 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 /// The app loads only its own script and style sheet (no inline code or styles: the
 /// script sets styles through the DOM, which the policy allows) and talks only to its own
-/// origin, WebSocket included (`'self'` covers `ws:`/`wss:` on the same host).
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; object-src 'none'; \
-     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/// origin, WebSocket included (`'self'` covers `ws:`/`wss:` on the same host). Its scripts
+/// may compile WebAssembly (`'wasm-unsafe-eval'`: the rules and engine in the page, its own
+/// module; no `eval` of text), in its workers too.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+     object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// `router` with the security headers added to every response that does not set them.
 pub(crate) fn add(router: Router) -> Router {

@@ -6,6 +6,7 @@ import { $ } from "./dom.js";
 import { loadLanguage, t } from "./i18n.js";
 import { setUpLanguageSwitch } from "./language-switch.js";
 import { navigate } from "./nav.js";
+import { onServerChange, serverAnswered } from "./offline.js";
 import { routeOf } from "./routes.js";
 import { applyLook, loadLook } from "./settings.js";
 import { setUpSettings } from "./settings-menu.js";
@@ -95,6 +96,12 @@ setUpHomePage();
 setUpLearnPage();
 setUpImportPage();
 setUpGamePage();
+// Said plainly while the server does not answer; the browser's own word that it is offline
+// counts too (it comes back with the next answer).
+onServerChange((answering) => { $("offline-note").hidden = answering; });
+window.addEventListener("offline", () => serverAnswered(false));
+// Kept in this browser, the app opens and plays without the server (sw.js).
+navigator.serviceWorker?.register("/sw.js").catch((e) => console.warn(`the app cannot be kept for offline use: ${e.message}`));
 window.addEventListener("popstate", route);
 window.addEventListener("punct:navigate", route);
 route();

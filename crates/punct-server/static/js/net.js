@@ -3,6 +3,7 @@
 // browser's "Failed to fetch". The server's reasons are its own words (English).
 
 import { t } from "./i18n.js";
+import { serverAnswered } from "./offline.js";
 
 /** A refused or failed request: `status` is the HTTP status, 0 when the server did not answer. */
 export class ApiError extends Error {
@@ -37,8 +38,11 @@ export async function api(method, path, { body, token, contentType, timeoutMs = 
   try {
     resp = await fetch(path, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
   } catch {
+    if (path.startsWith("/api/")) serverAnswered(false);
     throw new ApiError(describeFailure(0), 0);
   }
+  // The app's own files may come from this browser's copy (sw.js): only the API tells.
+  if (path.startsWith("/api/")) serverAnswered(true);
   const text = await resp.text().catch(() => "");
   const json = (resp.headers.get("Content-Type") || "").startsWith("application/json");
   let data = text;

@@ -1,46 +1,29 @@
-// The rules in the page: punct-core compiled to WebAssembly (crates/punct-wasm, built into
-// static/wasm/ by scripts/wasm.sh), asked for a position's legal moves at once instead of
-// the server, and able to play the computer's levels below the search. Without the module
-// (not built, or a browser that refuses it) they answer null and the page asks the server,
-// as it always could.
+// The rules in the page: punct-core compiled to WebAssembly (engine/wasm.js), asked at once
+// instead of the server for a position's legal moves, whether a move is legal, a whole game
+// replayed and judged, and its record (the games played without the server). Without the module (not
+// built, or a browser that refuses it) they answer null and the page asks the server, as it
+// always could.
 
-/** Where the page finds the module. */
-export const MODULE_URL = "/wasm/punct_wasm.wasm";
+import { compileModule, instantiate, pageModule } from "./engine/wasm.js";
 
 let loading = null;
 
-/** The module's exports, loaded once from `bytes` (an ArrayBuffer) or from `MODULE_URL`; null without it. */
+/** The rules, instantiated once from `bytes` (an ArrayBuffer) or the page's module; null without it. */
 export function loadRules(bytes = null) {
   loading ??= (async () => {
-    try {
-      // The smallest module first: where the page may not compile WebAssembly (the server's
-      // Content-Security-Policy), the real one is not downloaded for nothing.
-      await WebAssembly.compile(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
-      let source = bytes;
-      if (!source) {
-        const response = await fetch(MODULE_URL);
-        // Without the module the server answers with the app's page.
-        if (!response.ok || response.headers.get("content-type") !== "application/wasm") return null;
-        source = await response.arrayBuffer();
-      }
-      const { instance } = await WebAssembly.instantiate(source, {});
-      return instance.exports;
-    } catch {
-      return null;
-    }
-  })();
+    const module = bytes ? await compileModule(bytes) : await pageModule();
+    return module && instantiate(module);
+  })().catch(() => null);
   return loading;
 }
 
-/** Calls the module's `name` with `text` written into its memory, and reads its answer (JSON). */
-function ask(exports, name, text) {
-  const bytes = new TextEncoder().encode(text);
-  const at = exports.punct_alloc(bytes.length);
-  new Uint8Array(exports.memory.buffer, at, bytes.length).set(bytes);
-  const len = exports[name](at, bytes.length);
-  exports.punct_free(at, bytes.length);
-  const out = new Uint8Array(exports.memory.buffer, exports.punct_out_ptr(), len);
-  return JSON.parse(new TextDecoder().decode(out));
+/** The module's answer to `name` for `request` (text or an object sent as JSON); null without the module. */
+async function ask(name, request) {
+  const rules = await loadRules();
+  if (!rules) return null;
+  const answer = rules.call(name, typeof request === "string" ? request : JSON.stringify(request));
+  if (answer.error) throw new Error(answer.error);
+  return answer;
 }
 
 /**
@@ -49,22 +32,35 @@ function ask(exports, name, text) {
  * with a text that is no position.
  */
 export async function legalMoves(position) {
-  const exports = await loadRules();
-  if (!exports) return null;
-  const answer = ask(exports, "punct_legal_moves", position);
-  if (answer.error) throw new Error(answer.error);
-  return answer.moves;
+  const answer = await ask("punct_legal_moves", position);
+  return answer && answer.moves;
 }
 
 /**
- * The computer's move in `position` at `level` (1 to 3, the levels below the search) with
- * random `seed`, as the server's engine would choose it; null when the module is not there.
- * Throws an Error for a bad position or a level that searches.
+ * Whether `move` is legal in `position`, as `GET /api/legal?position=…&move=…` answers it
+ * (`{legal, canonical, position, outcome}` or `{legal: false, reason}`: the reason in the
+ * rules' English, without the server's codes); null without the module.
  */
-export async function computerMove(position, level, seed) {
-  const exports = await loadRules();
-  if (!exports) return null;
-  const answer = ask(exports, "punct_computer_move", JSON.stringify({ position, level, seed }));
-  if (answer.error) throw new Error(answer.error);
-  return answer.move;
+export function checkMove(position, move) {
+  return ask("punct_check_move", { position, move });
+}
+
+/**
+ * The game from `start` through `moves`, ended off the board by `end` (`{winner,
+ * termination}`: a resignation or an agreed draw) if given: `{moves, positions, position,
+ * turn, centre, outcome}` as the server's state has them; null without the module. Throws an
+ * Error naming the first move that is not legal.
+ */
+export function replayGame(start, moves = [], end = undefined) {
+  return ask("punct_game", { start, moves, end });
+}
+
+/**
+ * The record of the game from `start` through `moves` (ended by `end`, as `replayGame` takes
+ * it) between `white` and `black` on `date` (`2026.05.01`), as the server writes records;
+ * null without the module.
+ */
+export async function writeRecord({ start, moves, end, white, black, date }) {
+  const answer = await ask("punct_record", { start, moves, end: end || undefined, white, black, date });
+  return answer && answer.record;
 }

@@ -60,6 +60,26 @@ pub mod keys {
     pub const SPACE: &str = "\u{E00D}";
 }
 
+/// Whether the server at `base` serves the WebAssembly module (scripts/wasm.sh builds it
+/// before the server is built); says so when it does not, for `what`. Where
+/// `PUNCT_REQUIRE_WASM` is set (CI builds the module first) a missing module fails instead.
+pub async fn wasm_served(base: &str, what: &str) -> bool {
+    let module = reqwest::get(format!("{base}/wasm/punct_wasm.wasm"))
+        .await
+        .expect("the server answers");
+    let kind = module.headers().get("content-type").cloned();
+    let served = kind.as_ref().and_then(|k| k.to_str().ok()) == Some("application/wasm");
+    if !served {
+        let why = "the server has no static/wasm/punct_wasm.wasm (scripts/wasm.sh builds it)";
+        assert!(
+            std::env::var_os("PUNCT_REQUIRE_WASM").is_none(),
+            "{what}: {why}, and PUNCT_REQUIRE_WASM asks for it"
+        );
+        eprintln!("SKIPPED {what}: {why}");
+    }
+    served
+}
+
 /// Whether Chromium and chromedriver are installed; says why not when they are not.
 pub fn available() -> bool {
     let ok = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
@@ -562,15 +582,21 @@ impl Session {
     /// Runs `script` in every page this browser loads from now on, before the page's own
     /// scripts (Chromium's DevTools command `Page.addScriptToEvaluateOnNewDocument`).
     pub async fn before_each_page(&self, script: &str) {
+        self.devtools(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": script }),
+        )
+        .await;
+    }
+
+    /// Chromium's DevTools command `cmd` with `params`; its answer.
+    pub async fn devtools(&self, cmd: &str, params: Value) -> Value {
         self.cmd(
             reqwest::Method::POST,
             "/goog/cdp/execute",
-            Some(json!({
-                "cmd": "Page.addScriptToEvaluateOnNewDocument",
-                "params": { "source": script },
-            })),
+            Some(json!({ "cmd": cmd, "params": params })),
         )
-        .await;
+        .await
     }
 
     /// Saves a screenshot as target/screenshots/`name`.png.

@@ -1,13 +1,30 @@
 // The engine's view of the shown position, asked for when the box is ticked and whenever the
-// shown position changes (once per position).
+// shown position changes (once per position): of the server's engine, or of the engine in the
+// page (engine/client.js) for a game played in this browser and whenever the server does not
+// answer.
 
 import { api } from "../net.js";
+import { createEngine } from "../engine/client.js";
 import { moveLabel, sideName } from "../format.js";
 import { language, t } from "../i18n.js";
 
-/** Analysis asked of the server for one position at a time; `onResult()` when an answer comes. */
-export function createAnalysis(onResult) {
-  const a = { for: null, result: null, timer: null, error: null };
+/** How long the engine in the page thinks about a position: as the server's does by default. */
+export const IN_PAGE_MS = 2000;
+
+/**
+ * Analysis of one position at a time; `onResult()` when an answer comes. `inPage()` says
+ * whether to ask the engine in the page rather than the server.
+ */
+export function createAnalysis(onResult, { inPage = () => false } = {}) {
+  const a = { for: null, result: null, timer: null, error: null, search: null };
+  let engine = null;
+  const here = (text) => {
+    engine ??= createEngine();
+    a.search = engine.search({ start: text, level: 9, movetime_ms: IN_PAGE_MS });
+    return a.search.done;
+  };
+  const server = (text) => api("POST", "/api/analyse", { body: { position: text } })
+    .catch((e) => { if (e.status === 0) return here(text); throw e; });
   return {
     /** Asks for `text` (a position) unless it is the one already asked for. */
     want(text) {
@@ -19,13 +36,17 @@ export function createAnalysis(onResult) {
       a.timer = setTimeout(async () => {
         if (a.for !== text) return;
         try {
-          const r = await api("POST", "/api/analyse", { body: { position: text } });
-          if (a.for === text) { a.result = r; onResult(); }
+          const r = await (inPage() ? here(text) : server(text));
+          if (a.for === text && !r.stopped) { a.result = r; onResult(); }
         } catch (e) { if (a.for === text) { a.error = e.message; a.for = null; onResult(); } }
       }, 250);
     },
     /** Forgets what was asked (the box was unticked, another game). */
-    reset() { clearTimeout(a.timer); a.for = null; a.result = null; a.error = null; },
+    reset() {
+      clearTimeout(a.timer);
+      if (a.search) a.search.stop();
+      Object.assign(a, { for: null, result: null, error: null, search: null });
+    },
     /** The answer for `text`, or null. */
     resultFor: (text) => (a.for === text ? a.result : null),
     error: () => a.error,

@@ -1,6 +1,8 @@
 // The game page: a live game (`/g/{id}`: playing, watching, reviewing it) or a record or
 // position under analysis (`/analysis#text=…`). It holds the game's state, hands the board the
-// shown position and the legal moves, and turns the board's intents into actions on the socket.
+// shown position and the legal moves, and turns the board's intents into actions on the socket
+// or, for a game played in this browser without the server (`/g/local-…`), on that game
+// (game/local.js), which answers as the server would.
 
 import { $, el } from "../dom.js";
 import { createBoard } from "../board/board.js";
@@ -10,11 +12,13 @@ import { t } from "../i18n.js";
 import { indexMoves, parseMove } from "../moves.js";
 import { api } from "../net.js";
 import { describeStack, parsePosition, topAt } from "../position.js";
+import { legalAnswer } from "../legal.js";
 import { legalMoves } from "../rules-wasm.js";
 import { GameSocket } from "../socket.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
 import { refusalText } from "../game/refusal.js";
 import { renderReserve } from "../game/reserve.js";
+import { LocalGame, isLocal, loadLocalGame } from "../game/local.js";
 import { follow } from "../game/replay.js";
 import { followRematch, renderRematch } from "../game/rematch.js";
 import { setUpSounds, soundOnClock, soundOnState } from "../game/sounds.js";
@@ -44,7 +48,7 @@ function read(text) {
 }
 
 let board;
-const analysis = createAnalysis(() => render());
+const analysis = createAnalysis(() => render(), { inPage: () => isLocal(g.id) });
 
 /** Says `text` in the board's note line; beside the cell a refusal `what` names (board.js). */
 function say(text, what = null) {
@@ -87,6 +91,7 @@ function cannotAct() {
 export async function openGame(id) {
   closeGame();
   g.id = id;
+  if (isLocal(id)) { openLocal(id); return; }
   g.token = localStorage.getItem(`punct.token.${id}`);
   render();
   try {
@@ -120,6 +125,20 @@ export async function openGame(id) {
   }
 }
 
+/** Shows game `id`, played in this browser: kept here, or no such game. */
+async function openLocal(id) {
+  const record = loadLocalGame(id);
+  if (!record) { g.missing = true; render(); return; }
+  $("local-note").hidden = false;
+  g.socket = new LocalGame({
+    record,
+    onState: (state, full) => { if (g.id === id) applyState(state, full); },
+    // The engine in the page failed (a game kept here needs the module to go on).
+    onConnection: (ok, why) => { if (!ok && g.id === id) say(why || t("game.local.noEngine")); },
+  });
+  try { await g.socket.start(); } catch (e) { if (g.id === id) say(e.message); }
+}
+
 /** Shows an imported record or position (`replay` as /api/import gives it) for review and analysis. */
 export function openReplay(replay) {
   closeGame();
@@ -135,6 +154,7 @@ export function closeGame() {
   analysis.reset();
   if (board) board.set({ position: null, legal: null });
   $("conn").hidden = true;
+  $("local-note").hidden = true;
   $("export-box").hidden = true;
   $("stack-info").textContent = "";
   say("");
@@ -170,6 +190,7 @@ function applyState(state, full) {
 /** The positions of the live game, fetched when a review needs them. */
 async function fetchReplay() {
   if (g.replayLoading || !g.id) return;
+  if (g.socket instanceof LocalGame) { g.replay = g.socket.replay(); render(); return; }
   g.replayLoading = true;
   const id = g.id;
   try {
@@ -208,10 +229,10 @@ function sendMove(text) {
   act({ action: "move", move: text }, m && { at: m.to });
 }
 
-/** Asks the server why `move` is not legal in the live position, and says it beside the cell of `what`. */
+/** Why `move` is not legal in the live position, said beside the cell of `what`. */
 async function explain(move, what, fallback) {
   try {
-    const r = await api("GET", `/api/legal?position=${encodeURIComponent(g.state.position)}&move=${encodeURIComponent(move)}`);
+    const r = await legalAnswer(g.state.position, move, { pageFirst: isLocal(g.id) });
     if (!r.legal) say((fallback && fallback(r)) || t("game.notAllowed", { move, reason: refusalText(r) }), what);
   } catch (e) { say(e.message, what); }
 }
@@ -265,7 +286,8 @@ function render() {
     confirm: $("confirm-moves").checked,
   });
   renderPanel(pos);
-  showShare($("export-box"), { id: g.id, ply, total: allMoves().length, position: text, playing: live && !out });
+  // A game played in the browser has no pictures on the server: its position has.
+  showShare($("export-box"), { id: isLocal(g.id) ? null : g.id, ply, total: allMoves().length, position: text, playing: live && !out });
   if (analysisOn() && !analysisRefused()) analysis.want(text);
 }
 
@@ -477,7 +499,8 @@ export function setUpGamePage() {
   });
   $("export-record").addEventListener("click", async () => {
     try {
-      if (g.id) showExport(await api("GET", `/api/games/${encodeURIComponent(g.id)}/record`), `punct-${g.id}.pgn`);
+      if (g.socket instanceof LocalGame) showExport(await g.socket.recordText(), `punct-${g.id}.pgn`);
+      else if (g.id) showExport(await api("GET", `/api/games/${encodeURIComponent(g.id)}/record`), `punct-${g.id}.pgn`);
       else if (g.replay && g.replay.record) showExport(g.replay.record, "punct-game.pgn");
       else showExport(await downloadRecord(g.replay), "punct-game.pgn");
     } catch (e) { say(e.message); }

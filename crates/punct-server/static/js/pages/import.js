@@ -8,6 +8,7 @@ import { api } from "../net.js";
 import { t } from "../i18n.js";
 import { navigate } from "../nav.js";
 import { parsePosition } from "../position.js";
+import { createLocalGame } from "../game/local.js";
 
 
 /**
@@ -29,16 +30,36 @@ export async function downloadRecord(replay) {
 
 /** A new game against the computer from `start` (a record or position), as `colour` or as the side to move there. */
 export async function playOn(start, level, colour) {
-  const { games } = await importText(start);
+  let games;
+  try {
+    ({ games } = await importText(start));
+  } catch (e) {
+    // Without the server a position text is still read here (a record is not).
+    if (e.status !== 0) throw e;
+    await createGame({ mode: "computer", level, colour: colour || parsePosition(start).turn, start });
+    return;
+  }
   if (!games.length) throw new Error(t("import.nothingToPlay"));
   const last = games[0].positions[games[0].positions.length - 1];
   const turn = parsePosition(last).turn;
   await createGame({ mode: "computer", level, colour: colour || turn, start: games[0].record || start });
 }
 
-/** Creates a game, keeps its seat's token, and goes to it. */
+/**
+ * Creates a game, keeps its seat's token, and goes to it. When the server does not answer,
+ * a game against the computer or on one screen is played in this browser instead (untimed);
+ * a friend's game cannot be.
+ */
 export async function createGame(body) {
-  const grant = await api("POST", "/api/games", { body });
+  let grant;
+  try {
+    grant = await api("POST", "/api/games", { body });
+  } catch (e) {
+    if (e.status !== 0) throw e;
+    if (body.mode === "friend") throw new Error(t("common.offline.friend"));
+    navigate({ page: "game", id: await createLocalGame(body) });
+    return;
+  }
   localStorage.setItem(`punct.token.${grant.id}`, grant.token);
   navigate({ page: "game", id: grant.id });
 }

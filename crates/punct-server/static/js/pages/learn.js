@@ -13,6 +13,7 @@ import { t } from "../i18n.js";
 import { judgeAnswer } from "../learn/checker.js";
 import { lessonDone, loadProgress, markDone, nextTask, saveProgress, taskKey } from "../learn/progress.js";
 import { indexMoves } from "../moves.js";
+import { legalAnswer } from "../legal.js";
 import { api } from "../net.js";
 import { describeStack, parsePosition, topAt } from "../position.js";
 import { legalMoves } from "../rules-wasm.js";
@@ -36,7 +37,7 @@ let board = null;
 const lesson = () => L.lessons[L.at.lesson];
 const task = () => lesson().tasks[L.at.task];
 const onLearn = () => routeOf(location.pathname).page === "learn";
-const legalUrl = (position, move) => `/api/legal?position=${encodeURIComponent(position)}${move ? `&move=${encodeURIComponent(move)}` : ""}`;
+const legalUrl = (position) => `/api/legal?position=${encodeURIComponent(position)}`;
 
 function say(text, kind = "") {
   const box = $("learn-feedback");
@@ -74,14 +75,15 @@ function metText() {
 }
 
 /**
- * Asks the server about `move` and reads its answer against the task; a refusal is said
+ * Asks about `move` (the server, or the rules in the page without it) and reads the answer
+ * against the task; a refusal is said
  * beside the cell of `what` (the board's refused attempt, when it was one).
  */
 async function tryMove(move, what = null) {
   const position = task().position;
   const before = L.pos;
   let answer;
-  try { answer = await api("GET", legalUrl(position, move)); } catch (e) { say(e.message, "bad"); return; }
+  try { answer = await legalAnswer(position, move); } catch (e) { say(e.message, "bad"); return; }
   if (L.pos !== before) return;
   const verdict = judgeAnswer(task().goal, before, answer);
   if (!answer.legal) board.tell(t("learn.refused", { move, reason: refusalText(answer) }), what);
@@ -116,7 +118,7 @@ async function refused(what) {
   if (top.colour !== L.pos.turn) { board.tell(t("learn.not_yours", { colour: t(`learn.colour.${top.colour}`) }), what); return; }
   const at = cellName(top.c, top.r);
   try {
-    const r = await api("GET", legalUrl(L.pos.text, `${at}-${at}:${top.rot}`));
+    const r = await legalAnswer(L.pos.text, `${at}-${at}:${top.rot}`);
     board.tell(r.legal ? t("learn.no_move", { cell: at }) : t("learn.refused", { move: at, reason: refusalText(r) }), what);
   } catch (e) { board.tell(e.message, what); }
 }
