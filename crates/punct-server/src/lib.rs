@@ -27,6 +27,7 @@ pub mod new_game;
 pub mod ops;
 mod outage;
 pub mod pictures;
+pub mod players;
 mod preview;
 pub mod rate_limit;
 mod refusal;
