@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-use super::backend::{Backend, Change, Commit, Fold};
+use super::backend::{Backend, Change, Commit, Fold, Made};
+use super::jobs::Job;
 use super::{Location, WriteError, folded};
 use crate::outage::Outage;
 use crate::room::PendingMove;
@@ -51,6 +52,14 @@ pub struct Write {
     pub change: Change,
     /// Answered once the change is committed, or with the reason it was not.
     pub done: oneshot::Sender<Result<(), WriteError>>,
+}
+
+/// What the writer is given to do.
+pub(crate) enum Queued {
+    /// A change to a game.
+    Change(Write),
+    /// Other work for its transaction (the players' tables).
+    Job(Box<dyn Job>),
 }
 
 /// When the writer records next that the server is alive. The heartbeat rides along with the
@@ -166,7 +175,7 @@ pub(super) fn set_aside(id: &str, why: &str) -> Change {
 /// gone.
 pub(super) fn write_loop(
     mut db: Box<dyn Backend>,
-    rx: mpsc::Receiver<Write>,
+    rx: mpsc::Receiver<Queued>,
     at: &Location,
     checkpointed: &AtomicBool,
     last_commit: &AtomicI64,
@@ -215,6 +224,15 @@ pub(super) fn write_loop(
                 Err(e) => outage.failed(None, &e),
             }
         }
+        let mut writes = Vec::with_capacity(batch.len());
+        let mut jobs = Vec::new();
+        for queued in batch {
+            match queued {
+                Queued::Change(w) => writes.push(w),
+                Queued::Job(j) => jobs.push(j),
+            }
+        }
+        let batch = writes;
         // Folding rides with the batch (or the heartbeat): one commit, not two.
         let (folds, aside) = folds(db.as_mut(), &pending.take_due());
         let changes: Vec<&Change> = aside
@@ -226,31 +244,37 @@ pub(super) fn write_loop(
             heartbeat: heartbeat.take().then(crate::clock::now_ms),
             changes: &changes,
         };
-        let result = db.commit(&commit);
+        let result = db.commit(&commit, &mut jobs);
         let made = match result {
             Ok(mut made) => {
                 outage.worked(None);
                 last_commit.store(crate::clock::now_ms(), Ordering::Relaxed);
-                for (change, &made) in changes.iter().zip(&made) {
-                    if made {
+                for (change, made) in changes.iter().zip(&made) {
+                    if *made == Made::Yes {
                         pending.committed(change);
                     }
+                }
+                for job in jobs {
+                    job.finish(Ok(()));
                 }
                 Ok(made.split_off(aside.len()))
             }
             Err(e) => {
                 let why = format!("database error: {e}");
                 outage.failed(None, &why);
+                for job in jobs {
+                    job.finish(Err(WriteError::Failed(why.clone())));
+                }
                 Err(why)
             }
         };
         match made {
             Ok(made) => {
                 for (w, made) in batch.into_iter().zip(made) {
-                    let answer = if made {
-                        Ok(())
-                    } else {
-                        Err(WriteError::Stale(stale(&w.change)))
+                    let answer = match made {
+                        Made::Yes => Ok(()),
+                        Made::Stale => Err(WriteError::Stale(stale(&w.change))),
+                        Made::Failed(why) => Err(WriteError::Failed(why)),
                     };
                     let _ = w.done.send(answer);
                 }
@@ -318,11 +342,14 @@ pub(super) fn fold_all(db: &mut dyn Backend) -> anyhow::Result<()> {
             Err(why) => aside.push(set_aside_unfit(&game, &why)),
         }
     }
-    db.commit(&Commit {
-        folds: &folds,
-        heartbeat: None,
-        changes: &aside.iter().collect::<Vec<_>>(),
-    })?;
+    db.commit(
+        &Commit {
+            folds: &folds,
+            heartbeat: None,
+            changes: &aside.iter().collect::<Vec<_>>(),
+        },
+        &mut [],
+    )?;
     Ok(())
 }
 
@@ -349,6 +376,7 @@ mod tests {
             updated_ms: 0,
             seq: 0,
             data: String::new(),
+            with: Vec::new(),
         })
     }
 
