@@ -82,6 +82,11 @@ impl SecretHash {
             .then(|| SecretHash::of(&code))
     }
 
+    /// A hash read back from the database.
+    pub fn stored(hex: String) -> SecretHash {
+        SecretHash(hex)
+    }
+
     /// The hash as stored, in hex.
     pub fn as_str(&self) -> &str {
         &self.0
