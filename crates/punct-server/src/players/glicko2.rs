@@ -21,7 +21,8 @@ pub const PROVISIONAL_RD: f64 = 110.0;
 
 /// How long one rating period lasts for the growth of an inactive player's deviation:
 /// lichess's 0.21436 periods a day, about 4.67 days a period. A player rated with RD 50
-/// is back to provisional (RD above 110) after about two years without a rated game.
+/// is at about 105 after a year without a rated game, and provisional again (above 110)
+/// after about fourteen months.
 pub const PERIOD_MS: f64 = 86_400_000.0 / 0.21436;
 
 /// The convergence tolerance ε of the volatility's iteration (the paper's 0.000001).
