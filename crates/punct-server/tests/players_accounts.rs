@@ -8,7 +8,7 @@ mod common;
 use std::net::IpAddr;
 use std::path::PathBuf;
 
-use common::pg_cluster::Cluster;
+use common::pg_cluster::databases;
 use punct_server::players::auth::{Auth, AuthError};
 use punct_server::players::hashing::Hasher;
 use punct_server::players::password::PasswordError;
@@ -22,16 +22,6 @@ use punct_server::store::Store;
 const T0: i64 = 1_750_000_000_000;
 
 const PASSWORD: &str = "a long walk in the hills";
-
-/// A fresh SQLite file and, when one can be started, a fresh PostgreSQL cluster.
-fn databases(test: &str) -> (Vec<PathBuf>, Option<Cluster>) {
-    let cluster = Cluster::start(test);
-    let mut dbs = vec![common::temp_db(test)];
-    if let Some(c) = &cluster {
-        dbs.push(PathBuf::from(&c.url));
-    }
-    (dbs, cluster)
-}
 
 fn auth(store: &Store) -> Auth {
     Auth::new(store.clone(), Hasher::new(2, 64))

@@ -4,37 +4,14 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::pg_cluster::Cluster;
-use punct_server::players::accounts::{self, AccountId};
+use common::pg_cluster::databases;
+use common::players::account;
 use punct_server::players::seeks::{self, ColourChoice, Terms};
 use punct_server::players::speed::TimeControl;
-use punct_server::players::username::Username;
 use punct_server::players::{blocks, challenges, chat, notifications};
 use punct_server::store::Store;
 
 const T0: i64 = 1_750_000_000_000;
-
-fn databases(test: &str) -> (Vec<PathBuf>, Option<Cluster>) {
-    let cluster = Cluster::start(test);
-    let mut dbs = vec![common::temp_db(test)];
-    if let Some(c) = &cluster {
-        dbs.push(PathBuf::from(&c.url));
-    }
-    (dbs, cluster)
-}
-
-async fn account(store: &Store, name: &str) -> AccountId {
-    let id = AccountId(format!("id-{name}"));
-    let (made, name) = (id.clone(), Username::new(name).unwrap());
-    store
-        .transact(move |db| accounts::create(db, &made, &name, "-", T0))
-        .await
-        .unwrap()
-        .unwrap();
-    id
-}
 
 fn blitz() -> Terms {
     Terms {
@@ -49,10 +26,10 @@ async fn a_seek_is_accepted_once_and_goes_with_its_seeker() {
     let (dbs, _cluster) = databases("seeks");
     for db in dbs {
         let store = Store::open(&db).unwrap();
-        let seeker = account(&store, "seeker").await;
+        let seeker = account(&store, "seeker", T0).await;
         let mut takers = Vec::new();
         for i in 0..4 {
-            takers.push(account(&store, &format!("taker{i}")).await);
+            takers.push(account(&store, &format!("taker{i}"), T0).await);
         }
         let s = seeker.clone();
         let seek = store
@@ -132,7 +109,10 @@ async fn challenges_are_accepted_or_declined_and_blocks_stop_them() {
     let (dbs, _cluster) = databases("challenges");
     for db in dbs {
         let store = Store::open(&db).unwrap();
-        let (ann, ben) = (account(&store, "ann").await, account(&store, "ben").await);
+        let (ann, ben) = (
+            account(&store, "ann", T0).await,
+            account(&store, "ben", T0).await,
+        );
         let correspondence = Terms {
             time: TimeControl::correspondence(3).unwrap(),
             rated: false,
@@ -227,7 +207,10 @@ async fn notifications_chat_and_reports() {
     let (dbs, _cluster) = databases("notes-chat");
     for db in dbs {
         let store = Store::open(&db).unwrap();
-        let (cat, dan) = (account(&store, "cat").await, account(&store, "dan").await);
+        let (cat, dan) = (
+            account(&store, "cat", T0).await,
+            account(&store, "dan", T0).await,
+        );
         for (i, kind) in [
             notifications::Kind::Challenge,
             notifications::Kind::YourTurn,

@@ -5,43 +5,21 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use common::pg_cluster::Cluster;
+use common::pg_cluster::databases;
+use common::players::account;
 use punct_core::Colour;
-use punct_server::players::accounts::{self, AccountId};
+use punct_server::players::accounts::AccountId;
 use punct_server::players::games;
 use punct_server::players::glicko2::{Rating, Score, rate_game};
 use punct_server::players::ratings::{self, RatedEnd, Record};
 use punct_server::players::speed::Speed;
-use punct_server::players::username::Username;
 use punct_server::store::sql::{Attached, Value};
 use punct_server::store::{Store, WriteError};
 
 const T0: i64 = 1_750_000_000_000;
 const DAY: i64 = 86_400_000;
-
-fn databases(test: &str) -> (Vec<PathBuf>, Option<Cluster>) {
-    let cluster = Cluster::start(test);
-    let mut dbs = vec![common::temp_db(test)];
-    if let Some(c) = &cluster {
-        dbs.push(PathBuf::from(&c.url));
-    }
-    (dbs, cluster)
-}
-
-/// Makes account `name` (its password hash is no concern here).
-async fn account(store: &Store, name: &str) -> AccountId {
-    let id = AccountId(format!("id-{name}"));
-    let (made, name) = (id.clone(), Username::new(name).unwrap());
-    store
-        .transact(move |db| accounts::create(db, &made, &name, "-", T0))
-        .await
-        .unwrap()
-        .unwrap();
-    id
-}
 
 /// Starts rated game `game` between `white` and `black` (seq 1).
 async fn start(store: &Store, game: &str, white: &AccountId, black: &AccountId) {
@@ -113,8 +91,8 @@ async fn a_rated_end_moves_both_ratings_once_by_the_rules() {
     for db in dbs {
         let store = Store::open(&db).unwrap();
         let (w, b) = (
-            account(&store, "white1").await,
-            account(&store, "black1").await,
+            account(&store, "white1", T0).await,
+            account(&store, "black1", T0).await,
         );
         start(&store, "g1", &w, &b).await;
         let done = end(&store, "g1", 2, (&w, &b), Score::Win, T0 + 60_000)
@@ -184,10 +162,10 @@ async fn two_games_of_one_player_ending_at_once_both_count() {
             Some(c) if db.to_str() == Some(c.url.as_str()) => Store::open(&db).unwrap(),
             _ => store.clone(),
         };
-        let p = account(&store, "busy").await;
+        let p = account(&store, "busy", T0).await;
         let (x, y) = (
-            account(&store, "xavier").await,
-            account(&store, "yvonne").await,
+            account(&store, "xavier", T0).await,
+            account(&store, "yvonne", T0).await,
         );
         for round in 0..5 {
             let (g1, g2) = (format!("a{round}"), format!("b{round}"));
@@ -228,7 +206,7 @@ async fn provisional_players_stay_off_the_leaderboard() {
             ("second", 1700.0, 80.0, T0),
         ];
         for (name, r, rd, at) in rows {
-            let id = account(&store, name).await;
+            let id = account(&store, name, T0).await;
             store
                 .transact(move |db| {
                     db.execute(

@@ -7,20 +7,9 @@ mod common;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use common::pg_cluster::Cluster;
+use common::pg_cluster::{Cluster, databases};
 use punct_server::store::sql::{Attached, Sql, Statement, Value};
 use punct_server::store::{Store, WriteError};
-
-/// The databases to run a test on: a fresh SQLite file, and a fresh PostgreSQL cluster when
-/// one can be started.
-fn databases(test: &str) -> (Vec<PathBuf>, Option<Cluster>) {
-    let cluster = Cluster::start(test);
-    let mut dbs = vec![common::temp_db(test)];
-    if let Some(c) = &cluster {
-        dbs.push(PathBuf::from(&c.url));
-    }
-    (dbs, cluster)
-}
 
 /// A game row's data as the store keeps it (only its sequence number is read back here).
 fn data(seq: u64) -> String {

@@ -122,3 +122,14 @@ impl Cluster {
         panic!("PostgreSQL did not start on port {port} within 30 s");
     }
 }
+
+/// The databases a test runs on: a fresh SQLite file, and the `postgres` database of a fresh
+/// cluster when one can be started (it runs while the returned cluster lives).
+pub fn databases(test: &str) -> (Vec<PathBuf>, Option<Cluster>) {
+    let cluster = Cluster::start(test);
+    let mut dbs = vec![super::temp_db(test)];
+    if let Some(c) = &cluster {
+        dbs.push(PathBuf::from(&c.url));
+    }
+    (dbs, cluster)
+}

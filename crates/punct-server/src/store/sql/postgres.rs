@@ -98,38 +98,27 @@ fn query(c: &mut impl GenericClient, sql: &str, args: &[Value]) -> anyhow::Resul
         .collect()
 }
 
-impl Sql for Client {
-    fn dialect(&self) -> Dialect {
-        Dialect::Postgres
-    }
+/// Implements [`Sql`] on a client type (a connection, a transaction) of PostgreSQL.
+macro_rules! sql_on {
+    ($($client:ty),*) => {$(
+        impl Sql for $client {
+            fn dialect(&self) -> Dialect {
+                Dialect::Postgres
+            }
 
-    fn execute(&mut self, sql: &str, args: &[Value]) -> anyhow::Result<u64> {
-        execute(self, sql, args)
-    }
+            fn execute(&mut self, sql: &str, args: &[Value]) -> anyhow::Result<u64> {
+                execute(self, sql, args)
+            }
 
-    fn query(&mut self, sql: &str, args: &[Value]) -> anyhow::Result<Vec<Row>> {
-        query(self, sql, args)
-    }
+            fn query(&mut self, sql: &str, args: &[Value]) -> anyhow::Result<Vec<Row>> {
+                query(self, sql, args)
+            }
 
-    fn batch(&mut self, sql: &str) -> anyhow::Result<()> {
-        Ok(self.batch_execute(sql)?)
-    }
+            fn batch(&mut self, sql: &str) -> anyhow::Result<()> {
+                Ok(self.batch_execute(sql)?)
+            }
+        }
+    )*};
 }
 
-impl Sql for Transaction<'_> {
-    fn dialect(&self) -> Dialect {
-        Dialect::Postgres
-    }
-
-    fn execute(&mut self, sql: &str, args: &[Value]) -> anyhow::Result<u64> {
-        execute(self, sql, args)
-    }
-
-    fn query(&mut self, sql: &str, args: &[Value]) -> anyhow::Result<Vec<Row>> {
-        query(self, sql, args)
-    }
-
-    fn batch(&mut self, sql: &str) -> anyhow::Result<()> {
-        Ok(self.batch_execute(sql)?)
-    }
-}
+sql_on!(Client, Transaction<'_>);
