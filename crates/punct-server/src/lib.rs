@@ -15,6 +15,7 @@ pub mod games;
 pub mod http;
 pub mod ops;
 pub mod pictures;
+pub mod players;
 pub mod records;
 pub mod room;
 pub mod store;

@@ -7,7 +7,11 @@
 //! refused (not an error of the transaction: the other writes commit), so that several
 //! servers sharing one database can never overwrite each other's changes.
 
+use std::sync::Arc;
+
 use super::form::PendingMove;
+use super::jobs::Job;
+use super::sql::{Attached, Sql, args};
 
 /// A game's row: its whole stored form as JSON, and the columns the lists sort on.
 #[derive(Clone, Debug)]
@@ -23,6 +27,58 @@ pub struct GameRow {
     pub seq: u64,
     /// The stored form as JSON.
     pub data: String,
+    /// What goes with the row: written in the same transaction if the row is, and never
+    /// without it (a game's end and its players' rating changes).
+    pub with: Vec<Arc<dyn Attached>>,
+}
+
+/// What became of one change of a commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Made {
+    /// It is written.
+    Yes,
+    /// It was made on a state older than the stored one, and is not written.
+    Stale,
+    /// What went with a game's row failed, so neither is written; why.
+    Failed(String),
+}
+
+impl Made {
+    /// [`Made::Yes`] if `written`, else [`Made::Stale`].
+    pub fn of(written: bool) -> Made {
+        if written { Made::Yes } else { Made::Stale }
+    }
+}
+
+/// Writes game row `g` with what goes with it, under a savepoint: `game` is the backend's
+/// statement that writes a row unless it is stale, `held` the one that deletes the pending
+/// moves the row holds (both with the parameters of [`GameRow`]'s fields in order, and the
+/// id first).
+pub fn write_with(db: &mut dyn Sql, game: &str, held: &str, g: &GameRow) -> Made {
+    let written = db.savepoint(|db| {
+        let row = args![
+            g.id.as_str(),
+            g.live,
+            g.updated_ms,
+            g.seq as i64,
+            g.data.as_str()
+        ];
+        if db.execute(game, &row)? == 0 {
+            return Ok(false);
+        }
+        db.execute(held, &args![g.id.as_str()])?;
+        for a in &g.with {
+            a.apply(db)?;
+        }
+        Ok(true)
+    });
+    match written {
+        Ok(written) => Made::of(written),
+        Err(e) => {
+            tracing::error!(game = %g.id, "what goes with the game's row failed: {e:#}");
+            Made::Failed(format!("{e:#}"))
+        }
+    }
 }
 
 /// A game whose pending moves are folded into its row.
@@ -90,10 +146,12 @@ pub trait Backend: Send {
     fn alive_ms(&mut self) -> anyhow::Result<Option<i64>>;
     /// Copies a write-ahead log into the database file, where the database has one to copy.
     fn checkpoint(&mut self) -> anyhow::Result<()>;
-    /// Writes `commit` in one transaction, returning for each of its changes whether it
-    /// was made: a game or move made on a state older than the stored one is not (nor is a
-    /// fold, silently).
-    fn commit(&mut self, commit: &Commit) -> anyhow::Result<Vec<bool>>;
+    /// The connection, for the portable statements.
+    fn sql(&mut self) -> &mut dyn Sql;
+    /// Writes `commit` in one transaction, then runs `jobs` in it, returning what became of
+    /// each change: a game or move made on a state older than the stored one is not made
+    /// (nor is a fold, silently).
+    fn commit(&mut self, commit: &Commit, jobs: &mut [Box<dyn Job>]) -> anyhow::Result<Vec<Made>>;
     /// The pending moves (of game `game`, or of all games), each game's in order.
     fn pending_moves(&mut self, game: Option<&str>) -> anyhow::Result<Vec<PendingMove>>;
     /// The stored form of game `id`, without its pending moves.

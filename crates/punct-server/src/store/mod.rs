@@ -25,13 +25,21 @@
 //! table, `alive_ms`), so that after a crash the clocks can charge the thinking time up to
 //! the crash and not the downtime after it.
 //!
+//! The tables that came after the games' (the players') are made by [`migrations`] and
+//! written with statements written once for both databases ([`sql`]); their writes run in
+//! the writer's transaction too ([`Store::transact`]), and a game's row may carry some
+//! ([`Store::save_with`]), written if and only if the row is.
+//!
 //! Durability: SQLite runs in WAL mode with `synchronous=NORMAL`, so a committed transaction
 //! survives the server being killed (kill -9); PostgreSQL commits with its defaults
 //! (`synchronous_commit=on`), which survive a crash of the database machine as well.
 
 mod backend;
 mod form;
+mod jobs;
+pub mod migrations;
 mod postgres;
+pub mod sql;
 mod sqlite;
 mod writer;
 
@@ -44,7 +52,9 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use self::backend::{Backend, Change, GameRow};
-use self::writer::{Write, write_loop};
+use self::jobs::Work;
+use self::sql::{Attached, Sql};
+use self::writer::{Queued, Write, write_loop};
 use crate::ops::outage::Outage;
 use crate::ops::time::TimeSource;
 
@@ -73,7 +83,7 @@ pub type Unreadable = (String, String);
 /// The database.
 #[derive(Clone)]
 pub struct Store {
-    writes: mpsc::Sender<Write>,
+    writes: mpsc::Sender<Queued>,
     reads: mpsc::Sender<Read>,
     /// The last heartbeat of the previous run, read before this run wrote its own.
     last_alive_ms: Option<i64>,
@@ -262,6 +272,7 @@ impl Store {
                 let time = time.clone();
                 move |db| {
                     db.init()?;
+                    migrations::run(db.sql(), time.now_ms())?;
                     writer::fold_all::<F>(db, &time)?;
                     db.alive_ms()
                 }
@@ -339,14 +350,55 @@ impl Store {
         live: bool,
         updated_ms: i64,
     ) -> Result<(), WriteError> {
+        self.save_with(id, seq, data, live, updated_ms, Vec::new())
+            .await
+    }
+
+    /// Stores game `id` as [`Store::save`] does, and with it, in the same transaction, what
+    /// `with` writes: all of it or none (if the row is refused as stale, or if one of
+    /// `with` fails, which fails this write alone).
+    pub async fn save_with(
+        &self,
+        id: &str,
+        seq: u64,
+        data: String,
+        live: bool,
+        updated_ms: i64,
+        with: Vec<Arc<dyn Attached>>,
+    ) -> Result<(), WriteError> {
         self.write(Change::Game(GameRow {
             id: id.to_owned(),
             live,
             updated_ms,
             seq,
             data,
+            with,
         }))
         .await
+    }
+
+    /// Runs `work` in the writer's next transaction, under a savepoint, and answers once
+    /// that has committed: what `work` wrote is undone if it fails (an error of the
+    /// database, or one it returns), and only its own writes.
+    pub async fn transact<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut dyn Sql) -> anyhow::Result<T> + Send + 'static,
+    ) -> Result<T, WriteError> {
+        let (job, answer) = Work::queued(work);
+        self.writes
+            .send(Queued::Job(job))
+            .map_err(|_| WriteError::Failed("the database writer has stopped".to_owned()))?;
+        answer
+            .await
+            .map_err(|_| WriteError::Failed("the database writer has stopped".to_owned()))?
+    }
+
+    /// Runs the reads of `work` on the reader thread.
+    pub async fn query<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut dyn Sql) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        self.read(move |db| work(db.sql())).await
     }
 
     /// Stores a move that left its game running, returning once it is committed: the game's
@@ -367,7 +419,7 @@ impl Store {
         let stopped = || WriteError::Failed("the database writer has stopped".to_owned());
         let (done, wait) = oneshot::channel();
         self.writes
-            .send(Write { change, done })
+            .send(Queued::Change(Write { change, done }))
             .map_err(|_| stopped())?;
         wait.await.map_err(|_| stopped())?
     }

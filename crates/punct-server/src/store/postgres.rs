@@ -4,8 +4,25 @@
 
 use postgres::{Client, NoTls, Row};
 
-use super::backend::{Backend, Change, Commit, PENDING_COLUMNS, seq_in};
+use super::backend::{Backend, Change, Commit, Made, PENDING_COLUMNS, seq_in, write_with};
 use super::form::PendingMove;
+use super::jobs::{self, Job};
+use super::sql::Sql;
+
+/// The pending moves up to a game's stored sequence number are part of its row.
+const HELD: &str = "DELETE FROM pending_moves
+     WHERE game = $1 AND seq <= (SELECT seq FROM games WHERE id = $1)";
+
+/// A game is written over a stored one only if that is not further on, counting its pending
+/// moves (a move at the game's own number is another state of it).
+const GAME: &str = "INSERT INTO games (id, live, updated_ms, seq, data)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (id) DO UPDATE SET live = EXCLUDED.live,
+         updated_ms = EXCLUDED.updated_ms, seq = EXCLUDED.seq,
+         data = EXCLUDED.data
+     WHERE games.seq <= EXCLUDED.seq AND NOT EXISTS
+         (SELECT 1 FROM pending_moves p
+          WHERE p.game = EXCLUDED.id AND p.seq >= EXCLUDED.seq)";
 
 /// A connection to PostgreSQL.
 pub struct Postgres(Box<Client>);
@@ -126,12 +143,13 @@ impl Backend for Postgres {
         Ok(())
     }
 
-    fn commit(&mut self, commit: &Commit) -> anyhow::Result<Vec<bool>> {
+    fn sql(&mut self) -> &mut dyn Sql {
+        &mut *self.0
+    }
+
+    fn commit(&mut self, commit: &Commit, jobs: &mut [Box<dyn Job>]) -> anyhow::Result<Vec<Made>> {
         let mut tx = self.0.transaction()?;
         let mut made = Vec::with_capacity(commit.changes.len());
-        // The pending moves up to a game's stored sequence number are part of its row.
-        const HELD: &str = "DELETE FROM pending_moves
-             WHERE game = $1 AND seq <= (SELECT seq FROM games WHERE id = $1)";
         for f in commit.folds {
             tx.execute(
                 "UPDATE games SET updated_ms = $2, data = $3, seq = $4 WHERE id = $1 AND seq < $4",
@@ -150,22 +168,11 @@ impl Backend for Postgres {
         let (mut game, mut pending, mut held) = (None, None, None);
         for change in commit.changes {
             made.push(match change {
+                Change::Game(g) if !g.with.is_empty() => write_with(&mut tx, GAME, HELD, g),
                 Change::Game(g) => {
-                    // A game is written over a stored one only if that is not further on,
-                    // counting its pending moves (a move at the game's own number is
-                    // another state of it).
                     let st = match &game {
                         Some(st) => st,
-                        None => game.insert(tx.prepare(
-                            "INSERT INTO games (id, live, updated_ms, seq, data)
-                             VALUES ($1, $2, $3, $4, $5)
-                             ON CONFLICT (id) DO UPDATE SET live = EXCLUDED.live,
-                                 updated_ms = EXCLUDED.updated_ms, seq = EXCLUDED.seq,
-                                 data = EXCLUDED.data
-                             WHERE games.seq <= EXCLUDED.seq AND NOT EXISTS
-                                 (SELECT 1 FROM pending_moves p
-                                  WHERE p.game = EXCLUDED.id AND p.seq >= EXCLUDED.seq)",
-                        )?),
+                        None => game.insert(tx.prepare(GAME)?),
                     };
                     let seq = g.seq as i64;
                     let written = tx.execute(st, &[&g.id, &g.live, &g.updated_ms, &seq, &g.data])? > 0;
@@ -176,7 +183,7 @@ impl Backend for Postgres {
                         };
                         tx.execute(st, &[&g.id])?;
                     }
-                    written
+                    Made::of(written)
                 }
                 Change::Move(m) => {
                     // A move is kept only if it follows the stored state: the row's, or its
@@ -193,17 +200,19 @@ impl Backend for Postgres {
                              ON CONFLICT DO NOTHING",
                         )?),
                     };
-                    tx.execute(
-                        st,
-                        &[
-                            &m.game,
-                            &(m.seq as i64),
-                            &m.at_ms,
-                            &i16::from(m.mover),
-                            &m.text,
-                            &m.left_ms,
-                        ],
-                    )? > 0
+                    Made::of(
+                        tx.execute(
+                            st,
+                            &[
+                                &m.game,
+                                &(m.seq as i64),
+                                &m.at_ms,
+                                &i16::from(m.mover),
+                                &m.text,
+                                &m.left_ms,
+                            ],
+                        )? > 0,
+                    )
                 }
                 Change::SetAside { id, why, at_ms } => {
                     tx.execute(
@@ -219,10 +228,11 @@ impl Backend for Postgres {
                     )?;
                     tx.execute("DELETE FROM pending_moves WHERE game = $1", &[id])?;
                     tx.execute("DELETE FROM games WHERE id = $1", &[id])?;
-                    true
+                    Made::Yes
                 }
             });
         }
+        jobs::run_all(&mut tx, jobs);
         tx.commit()?;
         Ok(made)
     }

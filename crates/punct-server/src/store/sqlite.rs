@@ -5,8 +5,21 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::backend::{Backend, Change, Commit, PENDING_COLUMNS, seq_in};
+use super::backend::{Backend, Change, Commit, Made, PENDING_COLUMNS, seq_in, write_with};
 use super::form::PendingMove;
+use super::jobs::{self, Job};
+use super::sql::{On, Sql};
+
+/// The pending moves up to a game's stored sequence number are part of its row.
+const HELD: &str = "DELETE FROM pending_moves
+     WHERE game = ?1 AND seq <= (SELECT seq FROM games WHERE id = ?1)";
+
+/// A game is written over a stored one only if that is not further on, counting its pending
+/// moves (a move at the game's own number is another state of it).
+const GAME: &str = "INSERT INTO games (id, live, updated_ms, seq, data) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (id) DO UPDATE SET live = ?2, updated_ms = ?3, seq = ?4, data = ?5
+     WHERE games.seq <= ?4 AND NOT EXISTS
+         (SELECT 1 FROM pending_moves WHERE game = ?1 AND seq >= ?4)";
 
 /// A connection to an SQLite file.
 pub struct Sqlite(Connection);
@@ -21,6 +34,8 @@ impl Sqlite {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // As PostgreSQL does, so that the players' tables behave the same on both.
+        conn.pragma_update(None, "foreign_keys", "ON")?;
         Ok(Sqlite(conn))
     }
 }
@@ -133,15 +148,15 @@ impl Backend for Sqlite {
         Ok(self.0.execute_batch("PRAGMA wal_checkpoint(PASSIVE);")?)
     }
 
-    fn commit(&mut self, commit: &Commit) -> anyhow::Result<Vec<bool>> {
+    fn sql(&mut self) -> &mut dyn Sql {
+        &mut self.0
+    }
+
+    fn commit(&mut self, commit: &Commit, jobs: &mut [Box<dyn Job>]) -> anyhow::Result<Vec<Made>> {
         let tx = self.0.transaction()?;
         let mut made = Vec::with_capacity(commit.changes.len());
         {
-            // The pending moves up to a game's stored sequence number are part of its row.
-            let mut held = tx.prepare_cached(
-                "DELETE FROM pending_moves
-                 WHERE game = ?1 AND seq <= (SELECT seq FROM games WHERE id = ?1)",
-            )?;
+            let mut held = tx.prepare_cached(HELD)?;
             for f in commit.folds {
                 tx.prepare_cached(
                     "UPDATE games SET updated_ms = ?2, data = ?3, seq = ?4
@@ -157,14 +172,7 @@ impl Backend for Sqlite {
                 )?
                 .execute([now])?;
             }
-            // A game is written over a stored one only if that is not further on, counting
-            // its pending moves (a move at the game's own number is another state of it).
-            let mut game = tx.prepare_cached(
-                "INSERT INTO games (id, live, updated_ms, seq, data) VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (id) DO UPDATE SET live = ?2, updated_ms = ?3, seq = ?4, data = ?5
-                 WHERE games.seq <= ?4 AND NOT EXISTS
-                     (SELECT 1 FROM pending_moves WHERE game = ?1 AND seq >= ?4)",
-            )?;
+            let mut game = tx.prepare_cached(GAME)?;
             // A move is kept only if it follows the stored state: the row's, or its last
             // pending move's (and no move with its number is there yet).
             let mut pending = tx.prepare_cached(
@@ -177,6 +185,9 @@ impl Backend for Sqlite {
             )?;
             for change in commit.changes {
                 made.push(match change {
+                    Change::Game(g) if !g.with.is_empty() => {
+                        write_with(&mut On(&tx), GAME, HELD, g)
+                    }
                     Change::Game(g) => {
                         let seq = g.seq as i64;
                         let written =
@@ -184,9 +195,9 @@ impl Backend for Sqlite {
                         if written {
                             held.execute([&g.id])?;
                         }
-                        written
+                        Made::of(written)
                     }
-                    Change::Move(m) => {
+                    Change::Move(m) => Made::of(
                         pending.execute(params![
                             m.game,
                             m.seq as i64,
@@ -194,8 +205,8 @@ impl Backend for Sqlite {
                             m.mover,
                             m.text,
                             m.left_ms
-                        ])? > 0
-                    }
+                        ])? > 0,
+                    ),
                     Change::SetAside { id, why, at_ms } => {
                         tx.prepare_cached(
                             "INSERT INTO damaged_games (id, reason, at_ms, data, pending)
@@ -210,11 +221,12 @@ impl Backend for Sqlite {
                             .execute([id])?;
                         tx.prepare_cached("DELETE FROM games WHERE id = ?1")?
                             .execute([id])?;
-                        true
+                        Made::Yes
                     }
                 });
             }
         }
+        jobs::run_all(&mut On(&tx), jobs);
         tx.commit()?;
         Ok(made)
     }

@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-use super::backend::{Backend, Change, Commit, Fold};
+use super::backend::{Backend, Change, Commit, Fold, Made};
 use super::form::PendingMove;
+use super::jobs::Job;
 use super::{Form, Location, WriteError, folded};
 use crate::ops::outage::Outage;
 use crate::ops::time::TimeSource;
@@ -52,6 +53,14 @@ pub struct Write {
     pub change: Change,
     /// Answered once the change is committed, or with the reason it was not.
     pub done: oneshot::Sender<Result<(), WriteError>>,
+}
+
+/// What the writer is given to do.
+pub(crate) enum Queued {
+    /// A change to a game.
+    Change(Write),
+    /// Other work for its transaction (the players' tables).
+    Job(Box<dyn Job>),
 }
 
 /// When the writer records next that the server is alive. The heartbeat rides along with the
@@ -167,7 +176,7 @@ pub(super) fn set_aside(id: &str, why: &str, at_ms: i64) -> Change {
 /// gone.
 pub(super) fn write_loop<F: Form>(
     mut db: Box<dyn Backend>,
-    rx: mpsc::Receiver<Write>,
+    rx: mpsc::Receiver<Queued>,
     at: &Location,
     checkpointed: &AtomicBool,
     last_commit: &AtomicI64,
@@ -217,6 +226,15 @@ pub(super) fn write_loop<F: Form>(
                 Err(e) => outage.failed(None, &e),
             }
         }
+        let mut writes = Vec::with_capacity(batch.len());
+        let mut jobs = Vec::new();
+        for queued in batch {
+            match queued {
+                Queued::Change(w) => writes.push(w),
+                Queued::Job(j) => jobs.push(j),
+            }
+        }
+        let batch = writes;
         // Folding rides with the batch (or the heartbeat): one commit, not two.
         let (folds, aside) = folds::<F>(db.as_mut(), &pending.take_due(), time.now_ms());
         let changes: Vec<&Change> = aside
@@ -228,31 +246,37 @@ pub(super) fn write_loop<F: Form>(
             heartbeat: heartbeat.take().then(|| time.now_ms()),
             changes: &changes,
         };
-        let result = db.commit(&commit);
+        let result = db.commit(&commit, &mut jobs);
         let made = match result {
             Ok(mut made) => {
                 outage.worked(None);
                 last_commit.store(time.now_ms(), Ordering::Relaxed);
-                for (change, &made) in changes.iter().zip(&made) {
-                    if made {
+                for (change, made) in changes.iter().zip(&made) {
+                    if *made == Made::Yes {
                         pending.committed(change);
                     }
+                }
+                for job in jobs {
+                    job.finish(Ok(()));
                 }
                 Ok(made.split_off(aside.len()))
             }
             Err(e) => {
                 let why = format!("database error: {e}");
                 outage.failed(None, &why);
+                for job in jobs {
+                    job.finish(Err(WriteError::Failed(why.clone())));
+                }
                 Err(why)
             }
         };
         match made {
             Ok(made) => {
                 for (w, made) in batch.into_iter().zip(made) {
-                    let answer = if made {
-                        Ok(())
-                    } else {
-                        Err(WriteError::Stale(stale(&w.change)))
+                    let answer = match made {
+                        Made::Yes => Ok(()),
+                        Made::Stale => Err(WriteError::Stale(stale(&w.change))),
+                        Made::Failed(why) => Err(WriteError::Failed(why)),
                     };
                     let _ = w.done.send(answer);
                 }
@@ -321,11 +345,14 @@ pub(super) fn fold_all<F: Form>(db: &mut dyn Backend, time: &TimeSource) -> anyh
             Err(why) => aside.push(set_aside_unfit(&game, &why, time.now_ms())),
         }
     }
-    db.commit(&Commit {
-        folds: &folds,
-        heartbeat: None,
-        changes: &aside.iter().collect::<Vec<_>>(),
-    })?;
+    db.commit(
+        &Commit {
+            folds: &folds,
+            heartbeat: None,
+            changes: &aside.iter().collect::<Vec<_>>(),
+        },
+        &mut [],
+    )?;
     Ok(())
 }
 
@@ -352,6 +379,7 @@ mod tests {
             updated_ms: 0,
             seq: 0,
             data: String::new(),
+            with: Vec::new(),
         })
     }
 

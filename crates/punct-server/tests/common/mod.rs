@@ -3,6 +3,9 @@
 
 #![allow(dead_code)] // Each test file uses its own part of the helpers.
 
+pub mod pg_cluster;
+pub mod players;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
