@@ -31,8 +31,9 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
     sql: include_str!("migrations/0001_players.sql"),
 }];
 
-/// The key of PostgreSQL's advisory lock held while migrating ("punct" in ASCII).
-const LOCK: i64 = 0x70_75_6e_63_74;
+/// The key of PostgreSQL's advisory lock held while migrating and while the base tables are
+/// made ("punct" in ASCII).
+pub(super) const LOCK: i64 = 0x70_75_6e_63_74;
 
 fn checksum(sql: &str) -> String {
     HEXLOWER.encode(&Sha256::digest(sql.as_bytes()))

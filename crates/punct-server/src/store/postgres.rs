@@ -65,6 +65,12 @@ fn has_column(tx: &mut postgres::Transaction, table: &str, column: &str) -> anyh
 impl Backend for Postgres {
     fn init(&mut self) -> anyhow::Result<()> {
         let mut tx = self.0.transaction()?;
+        // Nodes starting at once would otherwise race in CREATE TABLE IF NOT EXISTS, which
+        // PostgreSQL does not make safe against a concurrent creation.
+        tx.execute(
+            "SELECT pg_advisory_xact_lock($1)",
+            &[&super::migrations::LOCK],
+        )?;
         // Without this, every start logs PostgreSQL's notice that each table already exists.
         tx.batch_execute("SET LOCAL client_min_messages TO warning;")?;
         // Databases of earlier versions numbered the pending moves' rows in the server; their
