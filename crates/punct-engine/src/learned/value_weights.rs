@@ -33,3 +33,9 @@ pub const VALUE_WEIGHTS: [f32; VALUE_FEATURES] = [
     0.007523153, // distance gap, late
     -0.037271578, // centre cells
 ];
+/// Hidden units of the value function.
+pub const VALUE_HIDDEN: usize = 0;
+/// Each hidden unit's weights, one per feature.
+pub const VALUE_HIDDEN_WEIGHTS: [[f32; VALUE_FEATURES]; VALUE_HIDDEN] = [];
+/// Each hidden unit's weight in the logit.
+pub const VALUE_OUTPUT: [f32; VALUE_HIDDEN] = [];
