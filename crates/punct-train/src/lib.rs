@@ -15,7 +15,8 @@
 //!
 //! The value function has a shorter generation: self-play positions with their games'
 //! results, then [`value`]: a logistic regression of the outcome on the position's
-//! features, with held-out log-loss reported against the hand-set evaluation.
+//! features, with held-out log-loss reported against the hand-set evaluation, and
+//! optionally [`value_net`]: a small hidden layer over the same features fitted after it.
 //!
 //! Nothing here runs in CI beyond smoke tests on a few positions.
 
@@ -24,5 +25,6 @@ pub mod fit;
 pub mod labels;
 pub mod selfplay;
 pub mod value;
+pub mod value_net;
 pub mod visits;
 pub mod weights;

@@ -8,11 +8,12 @@
 
 use punct_core::Position;
 use punct_engine::evaluation::Distances;
-use punct_engine::learned::{VALUE_FEATURES, hand_set_value_weights, value_features, value_logit};
+use punct_engine::learned::{VALUE_FEATURES, VALUE_SPREAD, hand_set_value_weights, value_features};
 use punct_engine::tactics::winning_move;
 use rayon::prelude::*;
 
 use crate::dataset::Sample;
+use crate::value_net::{self, Weights};
 
 /// How the fit runs.
 #[derive(Clone, Debug)]
@@ -24,6 +25,8 @@ pub struct Settings {
     pub l2: f64,
     /// Newton steps at most; the fit stops earlier once no weight moves by 1e-6.
     pub iterations: usize,
+    /// The hidden layer fitted after the linear model (none with 0 units).
+    pub net: value_net::Settings,
 }
 
 impl Default for Settings {
@@ -32,6 +35,10 @@ impl Default for Settings {
             holdout: 5,
             l2: 1e-3,
             iterations: 30,
+            net: value_net::Settings {
+                hidden: 0,
+                ..value_net::Settings::default()
+            },
         }
     }
 }
@@ -43,6 +50,8 @@ pub struct LogLoss {
     pub learned: f64,
     /// The fitted model spread as the engine plays it ([`Report::spread`]).
     pub played: f64,
+    /// The compiled-in model as the engine plays it (stretched by its own spread).
+    pub compiled: f64,
     /// The hand-set evaluation, σ(0.45 · advantage).
     pub hand_set: f64,
     /// The training positions' mean score, the same for every position.
@@ -55,7 +64,7 @@ pub struct LogLoss {
 #[derive(Clone, Debug)]
 pub struct Report {
     /// The fitted weights, on the logit scale.
-    pub weights: [f32; VALUE_FEATURES],
+    pub weights: Weights,
     /// How much wider the hand-set evaluation's logits spread than the fitted ones over the
     /// training positions (the ratio of their standard deviations): the engine stretches
     /// the fitted logit by this.
@@ -199,12 +208,12 @@ fn solve(
 }
 
 /// The logit under `weights` as the engine computes it: f32 features and weights.
-fn logit(weights: &[f32; VALUE_FEATURES], row: &Row) -> f64 {
-    f64::from(value_logit(weights, &row.features.map(|x| x as f32)))
+fn logit(weights: &Weights, row: &Row) -> f64 {
+    f64::from(weights.logit(&row.features.map(|x| x as f32)))
 }
 
 /// The standard deviation of the logits of `rows` under `weights`.
-fn deviation(rows: &[Row], weights: &[f32; VALUE_FEATURES]) -> f64 {
+fn deviation(rows: &[Row], weights: &Weights) -> f64 {
     let logits: Vec<f64> = rows.iter().map(|r| logit(weights, r)).collect();
     let n = logits.len().max(1) as f64;
     let mean = logits.iter().sum::<f64>() / n;
@@ -212,14 +221,21 @@ fn deviation(rows: &[Row], weights: &[f32; VALUE_FEATURES]) -> f64 {
 }
 
 /// Held-out log-loss of the fitted `weights` (as fitted and stretched by `spread`), the
-/// hand-set weights and `constant`.
-fn judge(rows: &[&Row], weights: &[f32; VALUE_FEATURES], spread: f32, constant: f64) -> LogLoss {
-    let hand = hand_set_value_weights();
+/// compiled-in model as played, the hand-set weights and `constant`.
+fn judge(rows: &[&Row], weights: &Weights, spread: f32, constant: f64) -> LogLoss {
+    let hand = Weights::linear(hand_set_value_weights());
+    let compiled = Weights::compiled();
     let n = rows.len().max(1) as f64;
     let mean = |f: &dyn Fn(&Row) -> f64| rows.iter().map(|r| f(r)).sum::<f64>() / n;
     LogLoss {
         learned: mean(&|r| log_loss(sigmoid(logit(weights, r)), r.score)),
         played: mean(&|r| log_loss(sigmoid(f64::from(spread) * logit(weights, r)), r.score)),
+        compiled: mean(&|r| {
+            log_loss(
+                sigmoid(f64::from(VALUE_SPREAD) * logit(&compiled, r)),
+                r.score,
+            )
+        }),
         hand_set: mean(&|r| log_loss(sigmoid(logit(&hand, r)), r.score)),
         constant: mean(&|r| log_loss(constant, r.score)),
         positions: rows.len(),
@@ -227,11 +243,13 @@ fn judge(rows: &[&Row], weights: &[f32; VALUE_FEATURES], spread: f32, constant: 
 }
 
 /// Fits the value function to `samples` (positions with their game's result), starting
-/// from the hand-set weights; `on_iteration` hears each Newton step's mean training loss.
+/// from the hand-set weights, then its hidden layer if `settings.net` has units;
+/// `on_iteration` hears each Newton step's mean training loss, then each of the hidden
+/// layer's passes'.
 pub fn fit(
     samples: &[Sample],
     settings: &Settings,
-    on_iteration: &mut dyn FnMut(usize, f64),
+    on_iteration: &mut dyn FnMut(&str, usize, f64),
 ) -> Result<Report, String> {
     let holdout = settings.holdout.max(2);
     let rows: Vec<(u32, Row)> = samples
@@ -262,7 +280,7 @@ pub fn fit(
     for step in 1..=settings.iterations {
         let (loss, mut g, mut h) = gradient_and_hessian(&train, &w);
         let ridge: f64 = (1..VALUE_FEATURES).map(|i| w[i] * w[i]).sum();
-        on_iteration(step, (loss + 0.5 * penalty * ridge) / n);
+        on_iteration("Newton step", step, (loss + 0.5 * penalty * ridge) / n);
         for i in 1..VALUE_FEATURES {
             g[i] += penalty * w[i];
             h[i][i] += penalty;
@@ -278,19 +296,29 @@ pub fn fit(
             break;
         }
     }
-    let weights = w.map(|x| x as f32);
-    let spread =
-        (deviation(&train, &hand_set_value_weights()) / deviation(&train, &weights)) as f32;
+    let inputs: Vec<_> = train.iter().map(|r| (&r.features, r.score)).collect();
+    let net = value_net::fit(
+        &inputs,
+        &w,
+        settings.l2,
+        &settings.net,
+        &mut |epoch, loss| {
+            on_iteration("hidden layer, pass", epoch, loss);
+        },
+    );
+    let weights = net.to_f32();
+    let hand = Weights::linear(hand_set_value_weights());
+    let spread = (deviation(&train, &hand) / deviation(&train, &weights)) as f32;
     let constant = train.iter().map(|r| r.score).sum::<f64>() / n;
     let all: Vec<&Row> = test.iter().collect();
     let quiet: Vec<&Row> = test.iter().filter(|r| r.quiet).collect();
     Ok(Report {
+        all: judge(&all, &weights, spread, constant),
+        quiet: judge(&quiet, &weights, spread, constant),
         weights,
         train: train.len(),
         games,
         spread,
-        all: judge(&all, &weights, spread, constant),
-        quiet: judge(&quiet, &weights, spread, constant),
         iterations,
     })
 }
@@ -327,21 +355,56 @@ mod tests {
             ..Settings::default()
         };
         let mut losses = Vec::new();
-        let report = fit(&samples, &settings, &mut |_, l| losses.push(l)).unwrap();
+        let report = fit(&samples, &settings, &mut |_, _, l| losses.push(l)).unwrap();
         assert!(report.train > 0 && report.all.positions > 0);
         assert_eq!(report.games.0 + report.games.1, 6);
         assert!(report.quiet.positions <= report.all.positions);
         // Newton's steps never raise the penalised training loss much, and end below
         // where the hand-set weights start.
         assert!(losses.last().unwrap() <= &losses[0], "{losses:?}");
-        assert!(report.weights.iter().all(|w| w.is_finite()));
+        assert!(report.weights.linear.iter().all(|w| w.is_finite()));
+        assert!(report.weights.hidden.is_empty());
         assert!(report.spread.is_finite() && report.spread > 0.0);
         // The same data gives the same weights, bit for bit.
-        let again = fit(&samples, &settings, &mut |_, _| {}).unwrap();
+        let again = fit(&samples, &settings, &mut |_, _, _| {}).unwrap();
         assert_eq!(
-            report.weights.map(f32::to_bits),
-            again.weights.map(f32::to_bits)
+            report.weights.linear.map(f32::to_bits),
+            again.weights.linear.map(f32::to_bits)
         );
+    }
+
+    #[test]
+    fn a_hidden_layer_is_fitted_after_the_linear_model_reproducibly() {
+        let samples = tiny();
+        let settings = Settings {
+            holdout: 3,
+            net: value_net::Settings {
+                hidden: 4,
+                epochs: 3,
+                ..value_net::Settings::default()
+            },
+            ..Settings::default()
+        };
+        let mut passes = 0;
+        let report = fit(&samples, &settings, &mut |stage, _, _| {
+            passes += usize::from(stage.starts_with("hidden"));
+        })
+        .unwrap();
+        assert_eq!(passes, 3);
+        assert_eq!(report.weights.hidden.len(), 4);
+        assert_eq!(report.weights.output.len(), 4);
+        assert!(report.all.learned.is_finite() && report.spread > 0.0);
+        let again = fit(&samples, &settings, &mut |_, _, _| {}).unwrap();
+        let bits = |w: &Weights| -> Vec<u32> {
+            let hidden = w.hidden.iter().flat_map(|u| u.map(f32::to_bits));
+            w.linear
+                .map(f32::to_bits)
+                .into_iter()
+                .chain(hidden)
+                .chain(w.output.iter().map(|x| x.to_bits()))
+                .collect()
+        };
+        assert_eq!(bits(&report.weights), bits(&again.weights));
     }
 
     #[test]
@@ -365,7 +428,7 @@ mod tests {
 
     #[test]
     fn too_little_data_is_refused_with_a_reason() {
-        let err = fit(&[], &Settings::default(), &mut |_, _| {}).unwrap_err();
+        let err = fit(&[], &Settings::default(), &mut |_, _, _| {}).unwrap_err();
         assert!(err.contains("too few positions"), "{err}");
     }
 }

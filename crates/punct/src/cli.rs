@@ -238,6 +238,18 @@ pub enum TrainStep {
         /// Hold out one game in this many for the report.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..))]
         holdout: u32,
+        /// Hidden units fitted after the linear model (0: a linear value function).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=256))]
+        hidden: u64,
+        /// The hidden layer's passes over the training positions.
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        /// The hidden layer's Adam step size.
+        #[arg(long, default_value_t = 2e-3)]
+        learning_rate: f64,
+        /// The L2 penalty on the hidden layer's weights.
+        #[arg(long, default_value_t = 1e-4)]
+        decay: f64,
         /// The weights file to write.
         #[arg(
             long,

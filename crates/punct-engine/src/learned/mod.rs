@@ -8,8 +8,9 @@ pub mod value;
 
 pub use policy::{FEATURES, PolicyContext, WEIGHTS, initial_weights, learned_priors};
 pub use value::{
-    VALUE_FEATURE_NAMES, VALUE_FEATURES, VALUE_SPREAD, VALUE_WEIGHTS, hand_set_value_weights,
-    learned_advantage, value_features, value_logit,
+    VALUE_FEATURE_NAMES, VALUE_FEATURES, VALUE_HIDDEN, VALUE_HIDDEN_WEIGHTS, VALUE_OUTPUT,
+    VALUE_SPREAD, VALUE_WEIGHTS, hand_set_value_weights, hidden_logit, learned_advantage,
+    value_features, value_logit,
 };
 
 /// The learned policy's default shortlist inside the tree.

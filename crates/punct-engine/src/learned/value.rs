@@ -12,6 +12,11 @@
 //! caller already has and one [`Reach`], as the hand-set formula did, so it costs what that
 //! cost: the evaluation is called for every move judged one ply deep.
 //!
+//! Beside the linear part the fit may add a small hidden layer of rectified units over the
+//! same features ([`VALUE_HIDDEN`] of them, none when the fit was linear), for what the
+//! features say together rather than each on its own: a few hundred multiplications, next
+//! to nothing beside the distances the features come from.
+//!
 //! The fitted logit is calibrated to the outcomes; the engine spreads it as widely as the
 //! hand-set evaluation's ([`VALUE_SPREAD`], measured by the fit), the scale the search was
 //! tuned to.
@@ -147,9 +152,24 @@ pub fn value_features(pos: &Position, d: &Distances) -> [f32; VALUE_FEATURES] {
     f
 }
 
-/// The side to move's logit of winning under `weights`.
+/// The side to move's logit of winning under the linear `weights`.
 pub fn value_logit(weights: &[f32; VALUE_FEATURES], features: &[f32; VALUE_FEATURES]) -> f32 {
     weights.iter().zip(features).map(|(w, x)| w * x).sum()
+}
+
+/// What a hidden layer adds to the linear logit: each unit's rectified weighted sum of the
+/// features (its bias the weight of the first feature, the constant tempo), times its `output`
+/// weight.
+pub fn hidden_logit(
+    hidden: &[[f32; VALUE_FEATURES]],
+    output: &[f32],
+    features: &[f32; VALUE_FEATURES],
+) -> f32 {
+    hidden
+        .iter()
+        .zip(output)
+        .map(|(unit, out)| out * value_logit(unit, features).max(0.0))
+        .sum()
 }
 
 /// The side to move's advantage in cells of connection distance, by the compiled-in model,
@@ -157,7 +177,10 @@ pub fn value_logit(weights: &[f32; VALUE_FEATURES], features: &[f32; VALUE_FEATU
 /// softmax) were tuned with the hand-set evaluation, whose values spread wider than the
 /// outcomes bear out, and the calibrated model at its own spread plays no better than it.
 pub fn learned_advantage(pos: &Position, d: &Distances) -> f32 {
-    VALUE_SPREAD * value_logit(&VALUE_WEIGHTS, &value_features(pos, d)) / LOGIT_PER_CELL
+    let features = value_features(pos, d);
+    let logit = value_logit(&VALUE_WEIGHTS, &features)
+        + hidden_logit(&VALUE_HIDDEN_WEIGHTS, &VALUE_OUTPUT, &features);
+    VALUE_SPREAD * logit / LOGIT_PER_CELL
 }
 
 /// Moves still needed to link `distance` cells, a move making at most three one's own.

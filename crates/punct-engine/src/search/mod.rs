@@ -146,7 +146,7 @@ impl Tree {
                 continue;
             }
             let undo = pos.make(mv);
-            let leaf = tree::leaf_value(&mut pos, &mut self.moves, Some(0.5), true);
+            let leaf = tree::leaf_value(&mut pos, &mut self.moves, Some(0.5), true, &self.params);
             pos.unmake(undo);
             if matches!(leaf, tree::Leaf::Proven(v) if v == 1.0) {
                 let mut child = Node::new(mv, 0.0);
@@ -169,7 +169,7 @@ impl Tree {
             }
             let undo = pos.make(child.mv);
             // The estimate given skips the evaluation: only a proof is wanted here.
-            let leaf = tree::leaf_value(&mut pos, &mut self.moves, Some(0.5), true);
+            let leaf = tree::leaf_value(&mut pos, &mut self.moves, Some(0.5), true, &self.params);
             pos.unmake(undo);
             if let tree::Leaf::Proven(v) = leaf {
                 child.proven = Some(v);

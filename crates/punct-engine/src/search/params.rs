@@ -2,6 +2,7 @@
 //! the tree reads at every node, so that a match or a tuner can try other values without
 //! rebuilding the engine (`setoption name <param> value <v>`, `full:<param>=<v>`).
 
+use crate::evaluation::win_probability;
 use crate::learned::Priors;
 
 /// How the tree search grows and chooses.
@@ -36,6 +37,10 @@ pub struct Params {
     /// expanded chooses among its best `widening * sqrt(visits)` children (at least two),
     /// judging more as its visits grow; 0 judges and opens them all at once.
     pub widening: f32,
+    /// How much wider than the static evaluation gives them the search spreads its values:
+    /// the factor on the mover's advantage, in cells, before it becomes a chance of winning
+    /// (a first estimate or a leaf's value; priors keep their own sharpness).
+    pub value_scale: f32,
 }
 
 impl Default for Params {
@@ -51,6 +56,7 @@ impl Default for Params {
             estimate_reduction: 0.2232,
             threats_at_leaves: false,
             widening: 9.7168,
+            value_scale: 1.0,
         }
     }
 }
@@ -136,6 +142,13 @@ pub const TUNABLES: &[Tunable] = &[
         get: |p| widen(p.widening),
         set: |p, v| p.widening = v as f32,
     },
+    Tunable {
+        name: "ValueScale",
+        range: (0.1, 10.0),
+        whole: false,
+        get: |p| widen(p.value_scale),
+        set: |p, v| p.value_scale = v as f32,
+    },
 ];
 
 impl Params {
@@ -146,6 +159,12 @@ impl Params {
             return usize::MAX;
         }
         ((self.widening * (visits as f32).sqrt()).ceil() as usize).max(2)
+    }
+
+    /// The chance of winning of a mover whose advantage is `advantage` cells, spread by
+    /// [`Params::value_scale`].
+    pub fn win_probability(&self, advantage: f32) -> f32 {
+        win_probability(self.value_scale * advantage)
     }
 
     /// Sets the tunable called `name` (any case) to `value`, or says why not.

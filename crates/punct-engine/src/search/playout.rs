@@ -94,11 +94,7 @@ pub fn descend(tree: &mut Tree, worker: &mut Worker) -> Job {
             };
         }
         if node.wants_refining(&params) {
-            node.refine(
-                &mut worker.scratch,
-                params.refined_sharpness,
-                params.width(node.visits),
-            );
+            node.refine(&mut worker.scratch, &params);
         }
         let i = node.select(&params);
         let child = &mut node.children[i];
@@ -121,6 +117,7 @@ pub fn perform(job: Job, worker: &mut Worker, params: Params, give_up: &dyn Fn()
             &mut worker.moves,
             estimate,
             params.threats_at_leaves,
+            &params,
         )),
         Job::Expand(mut node) => {
             let mut added = 0;
@@ -135,7 +132,7 @@ pub fn perform(job: Job, worker: &mut Worker, params: Params, give_up: &dyn Fn()
                 return Work::Proven(v);
             }
             if node.wants_refining(&params) {
-                node.refine(pos, params.refined_sharpness, params.width(node.visits));
+                node.refine(pos, &params);
             }
             let chosen = node.select(&params);
             let child = &node.children[chosen];
@@ -145,6 +142,7 @@ pub fn perform(job: Job, worker: &mut Worker, params: Params, give_up: &dyn Fn()
                 &mut worker.moves,
                 child.estimate,
                 params.threats_at_leaves,
+                &params,
             );
             pos.unmake(undo);
             Work::Expanded { node, chosen, leaf }

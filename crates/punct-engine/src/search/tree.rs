@@ -10,7 +10,7 @@
 use punct_core::{Move, Position};
 
 use crate::evaluation::features::{MoveContext, best, normalise, one_ply_value, refined_priors};
-use crate::evaluation::{Distances, advantage, win_probability};
+use crate::evaluation::{Distances, advantage};
 use crate::learned::{Priors, learned_priors};
 use crate::search::params::Params;
 use crate::tactics;
@@ -361,8 +361,10 @@ impl Node {
     /// yet, until `width` of them not proven are judged (all with `usize::MAX`): a child's
     /// value becomes its first estimate, and a softmax of the judged values the priors of
     /// the judged children, which are put first, best first, and are those selection
-    /// chooses among.
-    pub(crate) fn refine(&mut self, pos: &mut Position, sharpness: f32, width: usize) {
+    /// chooses among; `width` is [`Params::width`] at the node's visits, and the priors'
+    /// softmax has [`Params::refined_sharpness`].
+    pub(crate) fn refine(&mut self, pos: &mut Position, params: &Params) {
+        let width = params.width(self.visits);
         let mut open = 0;
         let mut i = 0;
         while i < self.child_count() {
@@ -376,7 +378,7 @@ impl Node {
                 let child = &mut self.children[i];
                 if child.proven.is_none() {
                     child.judgement = one_ply_value(pos, child.mv);
-                    child.estimate = Some(win_probability(child.judgement));
+                    child.estimate = Some(params.win_probability(child.judgement));
                 }
                 self.judged = i as u32 + 1;
             }
@@ -392,7 +394,7 @@ impl Node {
             .map(|c| (c.mv, c.judgement))
             .collect::<Vec<_>>();
         let n = values.len();
-        let priors = normalise(best(values, n), sharpness);
+        let priors = normalise(best(values, n), params.refined_sharpness);
         for child in judged.iter_mut() {
             child.prior = priors
                 .iter()
@@ -531,12 +533,13 @@ impl Leaf {
 /// The value of a freshly reached position for the player who just moved: proven when
 /// the game is over, when the side to move wins at once, or (with `threats`) when it
 /// cannot stop the opponent's wins in one; else `estimate` when the parent judged it, or
-/// the static evaluation.
+/// the static evaluation spread by `params` ([`Params::win_probability`]).
 pub(crate) fn leaf_value(
     pos: &mut Position,
     moves: &mut Vec<Move>,
     estimate: Option<f32>,
     threats: bool,
+    params: &Params,
 ) -> Leaf {
     let mover = !pos.turn();
     if let Some(outcome) = pos.decisive_outcome() {
@@ -556,5 +559,5 @@ pub(crate) fn leaf_value(
         return Leaf::Estimate(e);
     }
     let d = Distances::quick(pos);
-    Leaf::Estimate(1.0 - win_probability(advantage(pos, &d)))
+    Leaf::Estimate(1.0 - params.win_probability(advantage(pos, &d)))
 }

@@ -10,7 +10,7 @@ use punct_engine::search::params::Params;
 use punct_match::PlayerSpec;
 use punct_train::dataset::{self, Sample};
 use punct_train::fit::{self, TOP_K};
-use punct_train::{labels, selfplay, value, visits, weights};
+use punct_train::{labels, selfplay, value, value_net, visits, weights};
 
 use crate::cli::TrainStep;
 
@@ -124,6 +124,10 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
             inputs,
             l2,
             holdout,
+            hidden,
+            epochs,
+            learning_rate,
+            decay,
             out,
         } => {
             // Each file numbers its games from 0: later files' games follow the earlier ones'.
@@ -138,14 +142,21 @@ pub fn run(step: TrainStep) -> anyhow::Result<()> {
             let settings = value::Settings {
                 holdout,
                 l2,
+                net: value_net::Settings {
+                    hidden: hidden as usize,
+                    epochs,
+                    learning_rate,
+                    decay,
+                    ..value_net::Settings::default()
+                },
                 ..value::Settings::default()
             };
-            let report = value::fit(&samples, &settings, &mut |step, loss| {
-                eprintln!("Newton step {step}: training log-loss {loss:.5}");
+            let report = value::fit(&samples, &settings, &mut |stage, step, loss| {
+                eprintln!("{stage} {step}: training log-loss {loss:.5}");
             })
             .map_err(|e| anyhow!(e))?;
             let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-            let lines = value_summary(&report, &names.join(" "), l2, holdout);
+            let lines = value_summary(&report, &names.join(" "), &settings);
             let source = weights::value_source(&report.weights, report.spread, &lines);
             write_weights(&out, &lines, &source, started)?;
         }
@@ -193,17 +204,31 @@ fn write_generated(
 }
 
 /// The value fit's report, a few lines (also kept at the head of the weights file).
-fn value_summary(report: &value::Report, input: &str, l2: f64, holdout: u32) -> Vec<String> {
+fn value_summary(report: &value::Report, input: &str, settings: &value::Settings) -> Vec<String> {
     let losses = |name: &str, l: &value::LogLoss| {
         format!(
-            "held-out log-loss (nats), {name} ({} positions): learned {:.4} (as played, stretched: {:.4}), hand-set {:.4}, constant {:.4}",
-            l.positions, l.learned, l.played, l.hand_set, l.constant
+            "held-out log-loss (nats), {name} ({} positions): learned {:.4} (as played, stretched: {:.4}), compiled-in as played {:.4}, hand-set {:.4}, constant {:.4}",
+            l.positions, l.learned, l.played, l.compiled, l.hand_set, l.constant
+        )
+    };
+    let net = &settings.net;
+    let hidden = if net.hidden == 0 {
+        "no hidden layer".to_owned()
+    } else {
+        format!(
+            "then {} hidden units, {} passes of Adam {} (batch {}), decay {}, seed {}",
+            net.hidden, net.epochs, net.learning_rate, net.batch, net.decay, net.seed
         )
     };
     vec![
         format!(
-            "fitted on {input}: {} positions of {} games, {} games held out (one in {holdout}); L2 {l2}, {} Newton steps",
-            report.train, report.games.0, report.games.1, report.iterations
+            "fitted on {input}: {} positions of {} games, {} games held out (one in {}); L2 {}, {} Newton steps, {hidden}",
+            report.train,
+            report.games.0,
+            report.games.1,
+            settings.holdout,
+            settings.l2,
+            report.iterations
         ),
         format!(
             "the hand-set evaluation's logits spread {:.3} times as wide: the engine stretches the fitted logit by that",
