@@ -451,4 +451,9 @@ pub struct ServeArgs {
     /// server runs, so that a test can move the server's time on without waiting.
     #[arg(long, hide = true)]
     pub clock_file: Option<std::path::PathBuf>,
+    /// Reached through a reverse proxy alone: believe its `X-Forwarded-Proto` (HTTPS makes
+    /// the session cookie `Secure`) and the last address of its `X-Forwarded-For` (the
+    /// limits on guessing passwords). Without it both headers are ignored.
+    #[arg(long)]
+    pub trust_proxy: bool,
 }

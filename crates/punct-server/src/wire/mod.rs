@@ -4,6 +4,7 @@
 //! each audience sees it ([`view`], the one place that decides who sees what); and the
 //! bodies of the JSON API's answers. Nothing else writes JSON for a client.
 
+pub mod account;
 pub mod analysis;
 pub mod client;
 pub mod error;
