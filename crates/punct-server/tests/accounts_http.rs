@@ -546,6 +546,147 @@ async fn a_deleted_account_signs_in_no_more(base: &str) {
     assert_eq!(anonymous.status, 401);
 }
 
+/// The profiles, leaderboards and search, over ratings and games written beside the server
+/// (on PostgreSQL, which a second connection may share) or none (on SQLite, locked by the
+/// server).
+async fn profiles_boards_and_search(base: &str, db: &Path) {
+    let mut ids = Vec::new();
+    for name in ["Ranked_One", "ranked_two", "Newcomer"] {
+        let mut b = Browser::new(base, "10.0.8.1");
+        assert_eq!(b.sign_up(name).await.status, 201);
+        ids.push(b.me().await["account"]["id"].as_str().unwrap().to_owned());
+    }
+    let seeded = db.to_string_lossy().starts_with("postgres");
+    if seeded {
+        let store = punct_server::store::Store::open::<punct_server::room::Stored>(
+            db,
+            punct_server::ops::time::TimeSource::system(),
+        )
+        .unwrap();
+        let (a, b, c) = (ids[0].clone(), ids[1].clone(), ids[2].clone());
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        store
+            .transact(move |db| {
+                use punct_server::store::sql::Value;
+                macro_rules! args {
+                    ($($v:expr),*) => { [$(Value::from($v)),*] };
+                }
+                for (who, rating, rd) in [(&a, 1712.4, 60.0), (&b, 1650.0, 80.0), (&c, 1800.0, 200.0)] {
+                    db.execute(
+                        "INSERT INTO ratings (account, speed, rating, rd, volatility, games, updated_ms)
+                         VALUES ($1, 'blitz', $2, $3, 0.06, 30, $4)",
+                        &args![who.as_str(), rating, rd, now],
+                    )?;
+                }
+                for (i, (rating, change)) in [(1700.0, 12.0), (1712.4, 12.4)].into_iter().enumerate() {
+                    db.execute(
+                        "INSERT INTO rating_history (account, game, speed, at_ms, rating, rd, change)
+                         VALUES ($1, $2, 'blitz', $3, $4, 60, $5)",
+                        &args![a.as_str(), format!("g{i}"), now - 1000 + i as i64, rating, change],
+                    )?;
+                    db.execute(
+                        "INSERT INTO account_games (game, colour, account, opponent, speed, rated, live,
+                           to_move, result, rating_change, started_ms, ended_ms)
+                         VALUES ($1, 'white', $2, $3, 'blitz', TRUE, FALSE, FALSE, 'win', $4, $5, $5)",
+                        &args![format!("g{i}"), a.as_str(), b.as_str(), change, now - 1000 + i as i64],
+                    )?;
+                }
+                db.execute(
+                    "INSERT INTO account_games (game, colour, account, speed, rated, live, to_move, started_ms)
+                     VALUES ('g2', 'black', $1, 'rapid', FALSE, TRUE, TRUE, $2)",
+                    &args![a.as_str(), now],
+                )?;
+                Ok(())
+            })
+            .await
+            .unwrap();
+    }
+    let (status, p) = common::get(&format!("{base}/api/players/ranked_one"), None).await;
+    assert_eq!(status, 200, "{p}");
+    assert_eq!(p["username"], "Ranked_One");
+    let blitz = &p["ratings"][0];
+    assert_eq!(blitz["speed"], "blitz");
+    if seeded {
+        assert_eq!(
+            (&blitz["rating"], &blitz["provisional"]),
+            (&json!(1712), &json!(false))
+        );
+        assert_eq!(
+            (&p["wins"], &p["draws"], &p["losses"]),
+            (&json!(2), &json!(0), &json!(0))
+        );
+        let (_, h) = common::get(
+            &format!("{base}/api/players/Ranked_One/history?speed=blitz"),
+            None,
+        )
+        .await;
+        assert_eq!(h["points"].as_array().unwrap().len(), 2);
+        assert_eq!(h["points"][1]["change"], 12);
+        let (_, g) = common::get(
+            &format!(
+                "{base}/api/players/Ranked_One/games?live=false&result=win&opponent=ranked_two"
+            ),
+            None,
+        )
+        .await;
+        assert_eq!(g["games"].as_array().unwrap().len(), 2, "{g}");
+        assert_eq!(g["games"][0]["opponent"], "ranked_two");
+        let (_, g) = common::get(
+            &format!("{base}/api/players/Ranked_One/games?live=true"),
+            None,
+        )
+        .await;
+        assert_eq!(g["games"][0]["game"], "g2");
+        let (_, board) = common::get(&format!("{base}/api/leaderboard/blitz"), None).await;
+        let names: Vec<_> = board["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["username"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["Ranked_One", "ranked_two"],
+            "the provisional player is left out"
+        );
+    } else {
+        assert_eq!(
+            (&blitz["rating"], &blitz["provisional"]),
+            (&json!(1500), &json!(true))
+        );
+        let (_, board) = common::get(&format!("{base}/api/leaderboard/blitz"), None).await;
+        assert_eq!(board["players"], json!([]));
+    }
+    let (_, found) = common::get(&format!("{base}/api/players?prefix=RANK"), None).await;
+    assert_eq!(found["players"], json!(["Ranked_One", "ranked_two"]));
+    let (_, found) = common::get(&format!("{base}/api/players?prefix=r_"), None).await;
+    assert_eq!(found["players"], json!([]), "`_` is no pattern");
+    assert_eq!(
+        common::get(&format!("{base}/api/players/nobody_at_all"), None)
+            .await
+            .0,
+        404
+    );
+    assert_eq!(
+        common::get(&format!("{base}/api/leaderboard/bullet"), None)
+            .await
+            .0,
+        400
+    );
+    assert_eq!(
+        common::get(
+            &format!("{base}/api/players/Ranked_One/games?result=maybe"),
+            None
+        )
+        .await
+        .0,
+        400
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_account_flow_on_sqlite_and_postgresql() {
     let (dbs, _cluster) = databases("accounts-http");
@@ -560,6 +701,7 @@ async fn every_account_flow_on_sqlite_and_postgresql() {
         a_password_change_ends_the_other_sessions(&base).await;
         a_recovery_code_resets_the_password_once(&base).await;
         a_deleted_account_signs_in_no_more(&base).await;
+        profiles_boards_and_search(&base, &db).await;
     }
 }
 

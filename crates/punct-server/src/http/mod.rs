@@ -16,6 +16,7 @@ pub mod ops;
 mod pictures;
 mod positions;
 mod preview;
+mod profiles;
 pub mod rate_limit;
 mod records;
 mod request_body;
@@ -182,6 +183,11 @@ fn account_routes() -> Router<Hub> {
             post(account::tokens::create).get(account::tokens::list),
         )
         .route("/api/account/tokens/{id}", delete(account::tokens::revoke))
+        .route("/api/players", get(profiles::search))
+        .route("/api/players/{name}", get(profiles::profile))
+        .route("/api/players/{name}/history", get(profiles::history))
+        .route("/api/players/{name}/games", get(profiles::games))
+        .route("/api/leaderboard/{speed}", get(profiles::leaderboard))
 }
 
 /// Gives every refusal the JSON body API.md promises, `{"error", "status"}`, including
