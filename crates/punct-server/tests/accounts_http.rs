@@ -687,6 +687,85 @@ async fn profiles_boards_and_search(base: &str, db: &Path) {
     );
 }
 
+/// Games played before signing in are claimed by their seat tokens; the site's settings
+/// are kept with the account; the export holds the profile and the games' records.
+async fn claims_settings_and_export(base: &str) {
+    let (id, white, _black) = common::friend_game(base, None).await;
+    let (other, _) = common::create(base, json!({ "mode": "friend" })).await;
+    let mut b = Browser::new(base, "10.0.9.1");
+    assert_eq!(b.sign_up("claimer").await.status, 201);
+    let claim = json!({ "games": [{ "id": id, "token": white }, { "id": other, "token": "not-its-token" }] });
+    let claimed = b
+        .send(Method::POST, "/api/account/claim", Some(claim.clone()))
+        .await;
+    assert_eq!(claimed.status, 200, "{}", claimed.body);
+    assert_eq!(
+        claimed.body["games"],
+        json!([id]),
+        "a wrong token claims nothing"
+    );
+    assert_eq!(
+        b.send(Method::POST, "/api/account/claim", Some(claim))
+            .await
+            .status,
+        200,
+        "twice is harmless"
+    );
+    let (_, g) = common::get(&format!("{base}/api/players/claimer/games?live=true"), None).await;
+    assert_eq!(g["games"].as_array().unwrap().len(), 1, "{g}");
+    assert_eq!(
+        (&g["games"][0]["game"], &g["games"][0]["colour"]),
+        (&json!(id), &json!("white"))
+    );
+
+    let none = b.send(Method::GET, "/api/account/settings", None).await;
+    assert_eq!(
+        none.body,
+        json!({ "board": null, "pieces": null, "theme": null })
+    );
+    let look = json!({ "board": "slate", "pieces": "stones", "theme": "dark" });
+    assert_eq!(
+        b.send(Method::PUT, "/api/account/settings", Some(look.clone()))
+            .await
+            .status,
+        204
+    );
+    let mut elsewhere = Browser::new(base, "10.0.9.2");
+    assert_eq!(elsewhere.sign_in("claimer", PASSWORD).await.status, 200);
+    assert_eq!(
+        elsewhere
+            .send(Method::GET, "/api/account/settings", None)
+            .await
+            .body,
+        look
+    );
+    let bad = b
+        .send(
+            Method::PUT,
+            "/api/account/settings",
+            Some(json!({ "board": "<script>" })),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+
+    let export = b.send(Method::GET, "/api/account/export", None).await;
+    assert_eq!(export.status, 200, "{}", export.body);
+    assert_eq!(export.body["profile"]["username"], "claimer");
+    assert_eq!(export.body["games"], 1);
+    assert!(
+        export.body["records"].as_str().unwrap().contains('['),
+        "{}",
+        export.body
+    );
+    assert_eq!(
+        Browser::new(base, "10.0.9.3")
+            .send(Method::GET, "/api/account/export", None)
+            .await
+            .status,
+        401
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_account_flow_on_sqlite_and_postgresql() {
     let (dbs, _cluster) = databases("accounts-http");
@@ -702,6 +781,7 @@ async fn every_account_flow_on_sqlite_and_postgresql() {
         a_recovery_code_resets_the_password_once(&base).await;
         a_deleted_account_signs_in_no_more(&base).await;
         profiles_boards_and_search(&base, &db).await;
+        claims_settings_and_export(&base).await;
     }
 }
 

@@ -183,6 +183,12 @@ fn account_routes() -> Router<Hub> {
             post(account::tokens::create).get(account::tokens::list),
         )
         .route("/api/account/tokens/{id}", delete(account::tokens::revoke))
+        .route("/api/account/export", get(account::export::export))
+        .route("/api/account/claim", post(account::claim::claim))
+        .route(
+            "/api/account/settings",
+            get(account::settings::read).put(account::settings::write),
+        )
         .route("/api/players", get(profiles::search))
         .route("/api/players/{name}", get(profiles::profile))
         .route("/api/players/{name}/history", get(profiles::history))

@@ -49,11 +49,8 @@ async fn named(hub: &Hub, name: &str) -> Result<Account, Response> {
         .ok_or_else(|| ApiError::not_found(format!("no player named {name}")).into_response())
 }
 
-pub(super) async fn profile(
-    State(hub): State<Hub>,
-    Path(name): Path<String>,
-) -> Result<Response, Response> {
-    let account = named(&hub, &name).await?;
+/// The public profile of `account`.
+pub(super) async fn profile_of(hub: &Hub, account: &Account) -> Result<Profile, Response> {
     let id = account.id.clone();
     let (rated, [wins, draws, losses]) = hub
         .database()
@@ -61,7 +58,7 @@ pub(super) async fn profile(
         .await
         .map_err(failed)?;
     let now = hub.time().now_ms();
-    let profile = Profile {
+    Ok(Profile {
         username: account.shown_name().to_owned(),
         created_ms: account.created_ms,
         ratings: rated
@@ -71,8 +68,15 @@ pub(super) async fn profile(
         wins,
         draws,
         losses,
-    };
-    Ok(Json(profile).into_response())
+    })
+}
+
+pub(super) async fn profile(
+    State(hub): State<Hub>,
+    Path(name): Path<String>,
+) -> Result<Response, Response> {
+    let account = named(&hub, &name).await?;
+    Ok(Json(profile_of(&hub, &account).await?).into_response())
 }
 
 #[derive(Deserialize)]

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::players::accounts::Account;
 use crate::players::tokens::Token;
+use crate::wire::profile::Profile;
 
 /// `POST /api/account` and `POST /api/session`: a name and a password.
 #[derive(Deserialize)]
@@ -149,4 +150,40 @@ pub struct TokenMade {
     pub name: String,
     /// The token, for `Authorization: Bearer …`.
     pub token: String,
+}
+
+/// `GET /api/account/export`: the account's data.
+#[derive(Debug, Serialize)]
+pub struct Export {
+    /// Its profile, as `GET /api/players/{name}` shows it.
+    pub profile: Profile,
+    /// How many games it holds.
+    pub games: usize,
+    /// Its games as one record file, oldest first.
+    pub records: String,
+}
+
+/// One game to claim: its id and the seat token this browser kept for it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimedGame {
+    /// The game's id.
+    pub id: String,
+    /// Its seat token.
+    pub token: String,
+}
+
+/// `POST /api/account/claim`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// The games.
+    pub games: Vec<ClaimedGame>,
+}
+
+/// The answer of `POST /api/account/claim`: the games now the account's.
+#[derive(Debug, Serialize)]
+pub struct Claimed {
+    /// Their ids (a wrong token's game is left out, without saying).
+    pub games: Vec<String>,
 }

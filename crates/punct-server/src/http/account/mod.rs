@@ -1,7 +1,12 @@
 //! The signed-in account's own routes (API.md, "Accounts"): who am I, the password, the
-//! account's deletion ([`profile`]), and its personal API tokens ([`tokens`]).
+//! account's deletion ([`profile`]), its personal API tokens ([`tokens`]), the export of its
+//! data ([`export`]) the games played here before signing in ([`claim`]) and the
+//! site's settings kept with it ([`settings`]).
 
+pub(super) mod claim;
+pub(super) mod export;
 pub(super) mod profile;
+pub(super) mod settings;
 pub(super) mod tokens;
 
 use axum::response::{IntoResponse, Response};
