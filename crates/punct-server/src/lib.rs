@@ -93,6 +93,11 @@ pub struct Config {
     /// watched while the server runs, so that a test can move the server's time on without
     /// waiting ([`ops::time`]). `None`: the system clock.
     pub clock_file: Option<PathBuf>,
+    /// Whether the server is reached through a reverse proxy alone, whose
+    /// `X-Forwarded-Proto` (HTTPS: the cookies get `Secure`) and last `X-Forwarded-For`
+    /// address (the limits on guessing passwords) are then believed. Off, both headers are
+    /// ignored: any client could write them.
+    pub trust_proxy: bool,
 }
 
 impl Default for Config {
@@ -138,6 +143,7 @@ impl Default for Config {
             ws_hello_timeout: Duration::from_secs(2),
             rate_limits: Some(RateLimits::default()),
             clock_file: None,
+            trust_proxy: false,
         }
     }
 }

@@ -13,6 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["wire"],
     &["games"],
     &["room", "records", "pictures"],
+    &["players"],
     &["store"],
     &["engine"],
     &["ops"],

@@ -17,6 +17,9 @@ pub struct Cli {
 pub enum Command {
     /// Serve the browser app and the JSON/WebSocket API (the default without a subcommand).
     Serve(ServeArgs),
+    /// The operator's work on the players' database: reports, mutes, closed accounts
+    /// (docs/players.md, "The operator").
+    Admin(AdminArgs),
     /// Count move sequences to a depth (a check of the move generator).
     Perft {
         /// Variant of the starting position (ignored with --position).
@@ -463,4 +466,52 @@ pub struct ServeArgs {
     /// server runs, so that a test can move the server's time on without waiting.
     #[arg(long, hide = true)]
     pub clock_file: Option<std::path::PathBuf>,
+    /// Reached through a reverse proxy alone: believe its `X-Forwarded-Proto` (HTTPS makes
+    /// the session cookie `Secure`) and the last address of its `X-Forwarded-For` (the
+    /// limits on guessing passwords). Without it both headers are ignored.
+    #[arg(long)]
+    pub trust_proxy: bool,
+}
+
+/// Options of `punct admin`.
+#[derive(clap::Args, Debug)]
+pub struct AdminArgs {
+    /// The server's database: an SQLite file or a PostgreSQL URL, as `punct serve --db`.
+    #[arg(long, default_value = "punct.db")]
+    pub db: std::path::PathBuf,
+    /// What to do.
+    #[command(subcommand)]
+    pub action: AdminAction,
+}
+
+/// What `punct admin` does.
+#[derive(clap::Subcommand, Debug)]
+pub enum AdminAction {
+    /// List the open reports of chat messages, oldest first (id, reporter, reported, reason,
+    /// the message).
+    Reports,
+    /// Close report ID (dealt with).
+    CloseReport {
+        /// The report's id, as `reports` lists it.
+        id: String,
+    },
+    /// Mute a player's chat for some hours.
+    Mute {
+        /// The player's name.
+        name: String,
+        /// How long, in hours.
+        #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=87_600))]
+        hours: u32,
+    },
+    /// Let a muted player chat again.
+    Unmute {
+        /// The player's name.
+        name: String,
+    },
+    /// Close an account: it can no longer sign in, its sessions and API tokens end; its games
+    /// and ratings stay.
+    Close {
+        /// The player's name.
+        name: String,
+    },
 }

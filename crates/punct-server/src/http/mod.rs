@@ -3,7 +3,9 @@
 //! way in (bodies read whole, JSON only, rate limits) and out (errors as JSON, security
 //! headers). It speaks HTTP for the games below it and knows no game rule.
 
+mod account;
 mod assets;
+pub mod auth;
 mod catalogue;
 pub mod error;
 mod extract;
@@ -14,6 +16,7 @@ pub mod ops;
 mod pictures;
 mod positions;
 mod preview;
+mod profiles;
 pub mod rate_limit;
 mod records;
 mod request_body;
@@ -24,7 +27,7 @@ use axum::handler::Handler as _;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, get, post};
+use axum::routing::{MethodRouter, delete, get, post};
 use axum::{Extension, Router};
 use tower_http::compression::CompressionLayer;
 
@@ -58,6 +61,7 @@ fn limited(
 pub fn router(hub: Hub, config: &Config) -> Router {
     let rates = config.rate_limits;
     let time = hub.time().clone();
+    let hub_store = hub.database().clone();
     let ws_limits = WsLimits {
         max_message: config.ws_max_message_bytes,
         hello_timeout: config.ws_hello_timeout,
@@ -124,6 +128,7 @@ pub fn router(hub: Hub, config: &Config) -> Router {
         .route("/g/{id}/game.gif", get(pictures::game_gif))
         .route("/image.png", get(pictures::position_png))
         .merge(ops::routes())
+        .merge(account_routes())
         .fallback(not_found.layer(CompressionLayer::new()))
         .layer(Extension(crate::pictures::Painters::default()))
         // Bodies are read whole, and bounded, before the handlers (request_body.rs).
@@ -137,12 +142,58 @@ pub fn router(hub: Hub, config: &Config) -> Router {
         max_import_bytes: config.max_import_bytes,
         timeout: config.body_read_timeout,
     };
+    let gate = auth::Gate {
+        auth: crate::players::auth::Auth::new(
+            hub_store,
+            crate::players::hashing::Hasher::for_this_machine(),
+        ),
+        time: time.clone(),
+        trust_proxy: config.trust_proxy,
+    };
     let router = Router::new()
         .fallback_service(routes)
+        // Inside the others, so that it sees bodies already read and checked as JSON.
+        .layer(from_fn_with_state(gate, auth::gate::gate))
         .layer(from_fn_with_state(body_limits, request_body::read_whole))
         .layer(from_fn(json_only::require_json))
         .layer(map_response(json_errors));
     security_headers::add(router)
+}
+
+/// The account routes (API.md, "Accounts").
+fn account_routes() -> Router<Hub> {
+    Router::new()
+        .route(
+            "/api/account",
+            post(auth::routes::sign_up)
+                .get(account::profile::me)
+                .delete(account::profile::delete),
+        )
+        .route(
+            "/api/session",
+            post(auth::routes::sign_in).delete(auth::routes::sign_out),
+        )
+        .route("/api/account/recover", post(auth::routes::recover))
+        .route(
+            "/api/account/password",
+            post(account::profile::change_password),
+        )
+        .route(
+            "/api/account/tokens",
+            post(account::tokens::create).get(account::tokens::list),
+        )
+        .route("/api/account/tokens/{id}", delete(account::tokens::revoke))
+        .route("/api/account/export", get(account::export::export))
+        .route("/api/account/claim", post(account::claim::claim))
+        .route(
+            "/api/account/settings",
+            get(account::settings::read).put(account::settings::write),
+        )
+        .route("/api/players", get(profiles::search))
+        .route("/api/players/{name}", get(profiles::profile))
+        .route("/api/players/{name}/history", get(profiles::history))
+        .route("/api/players/{name}/games", get(profiles::games))
+        .route("/api/leaderboard/{speed}", get(profiles::leaderboard))
 }
 
 /// Gives every refusal the JSON body API.md promises, `{"error", "status"}`, including

@@ -177,6 +177,7 @@ pub fn delete(db: &mut dyn Sql, id: &AccountId, now_ms: i64) -> anyhow::Result<b
         "DELETE FROM pool_entries WHERE account = $1",
         "DELETE FROM notifications WHERE account = $1",
         "DELETE FROM blocks WHERE account = $1 OR blocked = $1",
+        "DELETE FROM account_settings WHERE account = $1",
     ] {
         db.execute(sql, &account)?;
     }

@@ -246,6 +246,15 @@ impl Auth {
         Ok(Some(account))
     }
 
+    /// A new CSRF token for `session`, whose browser lost its own.
+    pub async fn renew_csrf(&self, session: &Session) -> Result<Secret, AuthError> {
+        let hash = session.hash.clone();
+        Ok(self
+            .store
+            .transact(move |db| sessions::renew_csrf(db, &hash))
+            .await?)
+    }
+
     /// Ends the session whose cookie is `cookie`.
     pub async fn sign_out(&self, cookie: &str) -> Result<(), AuthError> {
         let presented = cookie.to_owned();

@@ -59,11 +59,12 @@ pub fn joined(seat: &Seat) -> Statement {
 }
 
 /// The statement that records whose turn it is in live game `game`, and for a
-/// correspondence game when they run out of time.
+/// correspondence game when they run out of time. (The deadline is cast: PostgreSQL would
+/// otherwise take a `NULL` one, in a `CASE`, for text.)
 pub fn turn(game: &str, to_move: Colour, deadline_ms: Option<i64>) -> Statement {
     Statement::new(
         "UPDATE account_games SET to_move = (colour = $2),
-             deadline_ms = CASE WHEN colour = $2 THEN $3 ELSE NULL END
+             deadline_ms = CASE WHEN colour = $2 THEN CAST($3 AS BIGINT) ELSE NULL END
          WHERE game = $1 AND live = TRUE",
         args![game, colour_name(to_move), deadline_ms],
     )

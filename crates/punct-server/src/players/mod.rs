@@ -28,6 +28,7 @@ pub mod recovery;
 pub mod secrets;
 pub mod seeks;
 pub mod sessions;
+pub mod settings;
 pub mod speed;
 pub mod throttle;
 pub mod tokens;

@@ -103,6 +103,17 @@ pub fn touch(db: &mut dyn Sql, hash: &SecretHash, now_ms: i64) -> anyhow::Result
     Ok(())
 }
 
+/// Gives session `hash` a new CSRF token (when the browser lost the old one), returned to
+/// give to it.
+pub fn renew_csrf(db: &mut dyn Sql, hash: &SecretHash) -> anyhow::Result<Secret> {
+    let csrf = Secret::session()?;
+    db.execute(
+        "UPDATE sessions SET csrf_hash = $2 WHERE hash = $1",
+        &args![hash.as_str(), csrf.hash().as_str()],
+    )?;
+    Ok(csrf)
+}
+
 /// Ends the session whose cookie is `presented` (signing out).
 pub fn delete(db: &mut dyn Sql, presented: &str) -> anyhow::Result<bool> {
     Ok(db.execute(

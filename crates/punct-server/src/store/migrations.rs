@@ -25,11 +25,18 @@ pub struct Migration {
 }
 
 /// Every migration, in order.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "players",
-    sql: include_str!("migrations/0001_players.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "players",
+        sql: include_str!("migrations/0001_players.sql"),
+    },
+    Migration {
+        version: 100,
+        name: "account_settings",
+        sql: include_str!("migrations/0100_account_settings.sql"),
+    },
+];
 
 /// The key of PostgreSQL's advisory lock held while migrating and while the base tables are
 /// made ("punct" in ASCII).

@@ -4,12 +4,14 @@
 //! each audience sees it ([`view`], the one place that decides who sees what); and the
 //! bodies of the JSON API's answers. Nothing else writes JSON for a client.
 
+pub mod account;
 pub mod analysis;
 pub mod client;
 pub mod error;
 pub mod health;
 pub mod legal;
 pub mod list;
+pub mod profile;
 pub mod records;
 pub mod refusal;
 pub mod replay;

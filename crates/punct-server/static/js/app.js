@@ -16,6 +16,7 @@ import { openHome, setUpHomePage } from "./pages/home.js";
 import { importText, setUpImportPage } from "./pages/import.js";
 import { openLearn, setUpLearnPage } from "./pages/learn.js";
 import { closeRules, loadRules } from "./pages/rules.js";
+import { openAccountPage, setUpAccounts } from "./account/pages.js";
 
 /** Each page's title, as a catalogue key (the home page's is the game's name alone). */
 const TITLES = { games: "common.title.games", learn: "common.title.learn", rules: "common.title.rules", import: "common.title.import", analysis: "common.title.analysis", missing: "common.title.missing" };
@@ -42,7 +43,7 @@ async function openAnalysis(text) {
 /** Shows the page the address names. */
 function route() {
   const next = routeOf(location.pathname, location.hash);
-  const same = current && current.page === next.page && current.id === next.id && current.text === next.text;
+  const same = current && current.page === next.page && current.id === next.id && current.text === next.text && current.name === next.name;
   current = next;
   if (same && next.page === "game") return;
   if (next.page !== "game" && next.page !== "analysis") closeGame();
@@ -50,6 +51,7 @@ function route() {
   document.title = TITLES[next.page] ? t(TITLES[next.page]) : "PÜNCT";
   if (next.page === "game") { show("game"); openGame(next.id); return; }
   if (next.page === "analysis") { openAnalysis(next.text); return; }
+  if (openAccountPage(next, show)) return;
   show(next.page);
   if (next.page === "games") loadGames();
   if (next.page === "home") openHome();
@@ -96,6 +98,7 @@ setUpHomePage();
 setUpLearnPage();
 setUpImportPage();
 setUpGamePage();
+setUpAccounts();
 // Said plainly while the server does not answer; the browser's own word that it is offline
 // counts too (it comes back with the next answer).
 onServerChange((answering) => { $("offline-note").hidden = answering; });

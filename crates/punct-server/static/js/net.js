@@ -4,6 +4,7 @@
 
 import { t } from "./i18n.js";
 import { serverAnswered } from "./offline.js";
+import { csrfToken } from "./account/csrf.js";
 
 /** A refused or failed request: `status` is the HTTP status, 0 when the server did not answer. */
 export class ApiError extends Error {
@@ -33,6 +34,9 @@ export async function api(method, path, { body, token, contentType, timeoutMs = 
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = contentType || "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  // A signed-in browser's changes carry its session's CSRF token (account/csrf.js).
+  const csrf = method === "GET" || method === "HEAD" ? null : csrfToken();
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   const payload = body === undefined || contentType ? body : JSON.stringify(body);
   let resp;
   try {

@@ -1,5 +1,6 @@
 //! One module per subcommand; each turns parsed arguments into work on the libraries.
 
+mod admin;
 mod bench;
 mod engine;
 mod match_;
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     };
     match command {
         Command::Serve(args) => serve::run(args),
+        Command::Admin(args) => admin::run(args),
         Command::Perft {
             variant,
             position,

@@ -15,6 +15,7 @@ import { describeStack, parsePosition, topAt } from "../position.js";
 import { legalAnswer } from "../legal.js";
 import { legalMoves } from "../rules-wasm.js";
 import { GameSocket } from "../socket.js";
+import { withCsrf } from "../account/csrf.js";
 import { createAnalysis, describeAnalysis } from "../game/analysis.js";
 import { refusalText } from "../game/refusal.js";
 import { renderReserve } from "../game/reserve.js";
@@ -163,7 +164,7 @@ export function closeGame() {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   g.socket = new GameSocket({
-    url: `${proto}://${location.host}/api/games/${encodeURIComponent(g.id)}/ws`,
+    url: withCsrf(`${proto}://${location.host}/api/games/${encodeURIComponent(g.id)}/ws`),
     token: g.token,
     onState: (state, full) => applyState(state, full),
     onConnection: (connected) => { $("conn").hidden = connected; },

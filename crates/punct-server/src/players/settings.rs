@@ -1,0 +1,72 @@
+//! The site's settings kept with an account (`account_settings`): the board's colours, the
+//! pieces' style and the theme, which the pages keep in the browser and, signed in, here too.
+//! Each is a short word the pages know; the server checks only their form.
+
+use super::accounts::AccountId;
+use crate::store::sql::{Sql, args};
+
+/// The most characters of one setting's value.
+pub const MAX_VALUE: usize = 20;
+
+/// The settings, each `None` when never chosen.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The board's colours.
+    pub board: Option<String>,
+    /// The pieces' style.
+    pub pieces: Option<String>,
+    /// The colour theme.
+    pub theme: Option<String>,
+}
+
+/// Why settings were refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a setting is a word of 1 to 20 letters, digits or dashes")]
+pub struct BadSetting;
+
+impl Settings {
+    /// Checks each value's form.
+    pub fn check(&self) -> Result<(), BadSetting> {
+        let fine = |v: &Option<String>| {
+            v.as_ref().is_none_or(|v| {
+                !v.is_empty()
+                    && v.len() <= MAX_VALUE
+                    && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            })
+        };
+        if fine(&self.board) && fine(&self.pieces) && fine(&self.theme) {
+            Ok(())
+        } else {
+            Err(BadSetting)
+        }
+    }
+}
+
+/// The settings of `account` (all `None` when never stored).
+pub fn of(db: &mut dyn Sql, account: &AccountId) -> anyhow::Result<Settings> {
+    let Some(row) = db.query_opt(
+        "SELECT settings FROM account_settings WHERE account = $1",
+        &args![account.as_str()],
+    )?
+    else {
+        return Ok(Settings::default());
+    };
+    // Written by [`store`] alone, so always readable; an unreadable row counts as none.
+    Ok(serde_json::from_str(&row.text("settings")?).unwrap_or_default())
+}
+
+/// Keeps `settings` for `account`.
+pub fn store(
+    db: &mut dyn Sql,
+    account: &AccountId,
+    settings: &Settings,
+    now_ms: i64,
+) -> anyhow::Result<()> {
+    db.execute(
+        "INSERT INTO account_settings (account, settings, updated_ms) VALUES ($1, $2, $3)
+         ON CONFLICT (account) DO UPDATE SET settings = $2, updated_ms = $3",
+        &args![account.as_str(), serde_json::to_string(settings)?, now_ms],
+    )?;
+    Ok(())
+}
