@@ -63,7 +63,7 @@ pub fn joined(seat: &Seat) -> Statement {
 pub fn turn(game: &str, to_move: Colour, deadline_ms: Option<i64>) -> Statement {
     Statement::new(
         "UPDATE account_games SET to_move = (colour = $2),
-             deadline_ms = CASE WHEN colour = $2 THEN $3 ELSE NULL END
+             deadline_ms = CASE WHEN colour = $2 THEN CAST($3 AS BIGINT) ELSE NULL END
          WHERE game = $1 AND live = TRUE",
         args![game, colour_name(to_move), deadline_ms],
     )
@@ -248,4 +248,21 @@ pub fn record(db: &mut dyn Sql, account: &AccountId) -> anyhow::Result<[i64; 3]>
         counts[slot] = r.int("n")?;
     }
     Ok(counts)
+}
+
+/// White's and Black's rating changes in rated game `game`, once it has ended rated.
+pub fn rating_changes(db: &mut dyn Sql, game: &str) -> anyhow::Result<Option<[f64; 2]>> {
+    let mut changes = [None, None];
+    for r in db.query(
+        "SELECT colour, rating_change FROM account_games
+         WHERE game = $1 AND rating_change IS NOT NULL",
+        &args![game],
+    )? {
+        let slot = usize::from(r.text("colour")? == "black");
+        changes[slot] = r.opt_real("rating_change")?;
+    }
+    Ok(match changes {
+        [Some(white), Some(black)] => Some([white, black]),
+        _ => None,
+    })
 }
