@@ -63,7 +63,7 @@ fn json_of(snapshot: &Snapshot, audience: Audience, now: i64) -> Value {
 
 /// Game `id` as the holder of `token` sees it in memory.
 async fn state(s: &Server, id: &str, token: Option<&str>) -> Value {
-    let viewed = s.hub.state(id, token).await.unwrap();
+    let viewed = s.hub.state(id, token, None).await.unwrap();
     json_of(&viewed.snapshot, viewed.audience, viewed.now)
 }
 
@@ -307,11 +307,15 @@ fn cases() -> Vec<Case> {
 /// A game made ready for `case`: its id, and the token that acts (for joining: the
 /// invitation).
 async fn prepare(s: &Server, case: &Case) -> (String, String) {
-    let grant = s.hub.create(new_game(case.game.clone())).await.unwrap();
+    let grant = s
+        .hub
+        .create(new_game(case.game.clone()), None)
+        .await
+        .unwrap();
     let (id, creator) = (grant.id.clone(), grant.token.clone());
     let joiner = if case.joined {
         s.hub
-            .join(&id, "Bo", grant.invite.as_deref(), None)
+            .join(&id, "Bo", None, grant.invite.as_deref(), None)
             .await
             .unwrap()
             .token
@@ -333,7 +337,7 @@ async fn prepare(s: &Server, case: &Case) -> (String, String) {
             matches!(action, Action::Move { .. }) && case.joined && state["turn"] == "black";
         let token = if by_joiner { &joiner } else { &creator };
         s.hub
-            .act(&id, Some(token), Request::from(action.clone()), false)
+            .act(&id, Some(token), None, Request::from(action.clone()), false)
             .await
             .unwrap();
     }
@@ -373,14 +377,19 @@ async fn an_action_whose_caller_hangs_up_is_done_whole_or_not_at_all() {
             let (id, token) = prepare(&s, &case).await;
             let before = settled(&s, &id).await;
             let seq = before["seq"].as_u64().unwrap();
-            let mut watcher = s.hub.subscribe(&id, None).await.unwrap().announcements;
+            let mut watcher = s
+                .hub
+                .subscribe(&id, None, None)
+                .await
+                .unwrap()
+                .announcements;
             let request = Request {
                 action: case.action.clone().unwrap_or(Action::Resign),
                 seq: Some(seq),
             };
             let work: Pin<Box<dyn Future<Output = ()> + Send>> = match case.action {
-                Some(_) => Box::pin(s.hub.act(&id, Some(&token), request, true).map(drop)),
-                None => Box::pin(s.hub.join(&id, "Bo", Some(&token), None).map(drop)),
+                Some(_) => Box::pin(s.hub.act(&id, Some(&token), None, request, true).map(drop)),
+                None => Box::pin(s.hub.join(&id, "Bo", None, Some(&token), None).map(drop)),
             };
             // The first time, the caller is gone before the action is first polled.
             let wait = STEP * polls.saturating_sub(1);

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use super::Hub;
 use super::reads::Viewed;
 use crate::error::Error;
-use crate::room::new::{self, NewGame, random_hex};
+use crate::players::accounts::AccountId;
+use crate::room::new::{self, Creator, NewGame, random_hex};
 use crate::room::{Action, Audience, Change, Request, Room, Snapshot};
 
 /// A seat granted to the creator or joiner of a game.
@@ -33,18 +34,16 @@ pub struct Acted {
 }
 
 impl Hub {
-    /// Creates a game, returning the creator's seat.
-    pub async fn create(&self, req: NewGame) -> Result<Seated, Error> {
+    /// Creates a game, returning the creator's seat; `creator` is the signed-in player
+    /// making it, if any.
+    pub async fn create(&self, req: NewGame, creator: Option<Creator>) -> Result<Seated, Error> {
         let hub = self.clone();
         self.detached(None, async move {
-            let (token, game, seats, clock) = new::build(&req)?;
+            let (token, game, seats, clock) = new::build(&req, creator.as_ref())?;
             let now = hub.now();
-            let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
-            hub.inner
-                .store
-                .save(&room.id, room.seq, room.stored_json(), room.is_live(), now)
-                .await
-                .map_err(|e| hub.write_error(e))?;
+            let mut room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
+            room.rated = req.rated;
+            hub.save_new(&room).await?;
             let seated = Seated {
                 id: room.id.clone(),
                 audience: room.audience(Some(&token)),
@@ -60,11 +59,13 @@ impl Hub {
 
     /// Gives the open seat of game `id` to the caller, who shows the game's invitation;
     /// `request` is the id the caller gave this request, so that a repeat of it (its answer
-    /// was lost) gets the same seat.
+    /// was lost) gets the same seat. A signed-in caller (`account`) takes it with their
+    /// account.
     pub async fn join(
         &self,
         id: &str,
         name: &str,
+        account: Option<AccountId>,
         invite: Option<&str>,
         request: Option<&str>,
     ) -> Result<Seated, Error> {
@@ -84,7 +85,7 @@ impl Hub {
                 None => {
                     let token = random_hex::<16>();
                     let join = |r: &mut Room| {
-                        r.join(token.clone(), &name, invite, request, now)
+                        r.join(token.clone(), &name, account.clone(), invite, request, now)
                             .map(Change::Joined)
                     };
                     let Change::Joined(colour) = hub.apply(&cell, &mut room, join).await? else {
@@ -107,21 +108,24 @@ impl Hub {
     /// Carries out `request` for the holder of `token`, returning the number of the state it
     /// made and, if `want_state`, that state as the caller sees it. A request that names the
     /// state it was made on and was carried out already gets the first outcome again. A
-    /// refusal changes nothing (except that a side found out of time loses first).
+    /// refusal changes nothing (except that a side found out of time loses first). A
+    /// signed-in caller's `account` stands for the seat token.
     pub async fn act(
         &self,
         id: &str,
         token: Option<&str>,
+        account: Option<&AccountId>,
         request: Request,
         want_state: bool,
     ) -> Result<Acted, Error> {
         let (hub, game) = (self.clone(), id.to_owned());
         let token = token.map(str::to_owned);
+        let account = account.cloned();
         self.detached(Some(id), async move {
             let cell = hub.room(&game).await?;
             let mut room = hub.lock(&cell).await?;
             let now = hub.now();
-            let audience = room.audience(token.as_deref());
+            let audience = room.audience_of(token.as_deref(), account.as_ref());
             let colours = audience.colours();
             let answered = request
                 .seq

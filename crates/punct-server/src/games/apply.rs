@@ -11,8 +11,9 @@ use tokio::sync::MutexGuard;
 use super::Hub;
 use super::announce::Announced;
 use super::cell::{RoomCell, Unfinished};
+use super::players::{self, Rows};
 use crate::error::Error;
-use crate::room::{Change, Room};
+use crate::room::{Change, Room, Seat};
 
 impl Hub {
     /// Locks the room of `cell`, first reading it back from the database if a change to it
@@ -49,6 +50,8 @@ impl Hub {
     ) -> Result<Change, Error> {
         let unfinished = Unfinished(cell);
         let checked = Instant::now();
+        let was_live = room.is_live();
+        let was_open = room.seats.iter().any(Seat::is_open);
         let change = match op(room) {
             Ok(change) => change,
             Err(refused) => {
@@ -56,8 +59,10 @@ impl Hub {
                 return Err(refused);
             }
         };
+        let began = was_open && !room.seats.iter().any(Seat::is_open);
+        let rows = players::rows(room, began, was_live, Some(change));
         // The error is logged by whoever is answered with it.
-        self.store(room, change).await?;
+        self.store(room, change, rows).await?;
         let metrics = &self.inner.metrics;
         let is_move = change == Change::Move;
         metrics.committed(change.index(), is_move.then(|| checked.elapsed()));
@@ -69,25 +74,51 @@ impl Hub {
         Ok(change)
     }
 
-    /// Stores the change that made `room`, returning once it is committed: a move that
-    /// leaves the game running as a pending move, anything else as the whole room.
-    async fn store(&self, room: &Room, change: Change) -> Result<(), Error> {
+    /// Stores the change that made `room`, with what it writes about its players,
+    /// returning once it is committed: a move that leaves the game running and writes
+    /// nothing else as a pending move, anything else as the whole room. A rated game's end
+    /// leaves both rating changes in the room.
+    async fn store(&self, room: &mut Room, change: Change, rows: Rows) -> Result<(), Error> {
         let store = &self.inner.store;
-        match room.pending_move(change) {
+        match room.pending_move(change).filter(|_| rows.with.is_empty()) {
             Some(m) => store.save_move(m).await,
-            None => {
-                store
-                    .save(
-                        &room.id,
-                        room.seq,
-                        room.stored_json(),
-                        room.is_live(),
-                        room.updated_ms,
-                    )
-                    .await
-            }
+            None => self.save_room(room, rows.with).await,
         }
         .map_err(|e| self.write_error(e))?;
+        self.database_answered();
+        if let Some(changes) = rows.rated.and_then(|end| end.changes()) {
+            room.rating_changes = Some(changes.map(|c| c.delta()));
+        }
+        Ok(())
+    }
+
+    /// Stores the whole of `room` with the statements `with`.
+    pub(super) async fn save_room(
+        &self,
+        room: &Room,
+        with: Vec<Arc<dyn crate::store::sql::Attached>>,
+    ) -> Result<(), crate::store::WriteError> {
+        self.inner
+            .store
+            .save_with(
+                &room.id,
+                room.seq,
+                room.stored_json(),
+                room.is_live(),
+                room.updated_ms,
+                with,
+            )
+            .await
+    }
+
+    /// Stores a new game, with its players' rows if both seats are taken, returning once it
+    /// is committed.
+    pub(super) async fn save_new(&self, room: &Room) -> Result<(), Error> {
+        let began = !room.seats.iter().any(Seat::is_open);
+        let rows = players::rows(room, began, true, None);
+        self.save_room(room, rows.with)
+            .await
+            .map_err(|e| self.write_error(e))?;
         self.database_answered();
         Ok(())
     }

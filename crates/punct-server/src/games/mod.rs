@@ -20,6 +20,7 @@ mod detached;
 mod expiry;
 mod failures;
 mod finished;
+mod players;
 mod reads;
 mod registry;
 mod rematch;
@@ -111,8 +112,10 @@ impl Hub {
                     {
                         let store = hub.inner.store.clone();
                         let (seq, json, updated) = (room.seq, room.stored_json(), room.updated_ms);
+                        // A correspondence game's deadline moves with its resumed clock.
+                        let with = players::rows(&room, false, true, None).with;
                         resumed.push(async move {
-                            let saved = store.save(&id, seq, json, true, updated).await;
+                            let saved = store.save_with(&id, seq, json, true, updated, with).await;
                             (id, saved)
                         });
                     }

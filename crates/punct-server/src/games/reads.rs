@@ -13,6 +13,7 @@ use super::cell::RoomCell;
 use crate::error::{Error, ErrorKind};
 use crate::ops::metrics::StorageOp;
 use crate::pictures::Shared;
+use crate::players::accounts::AccountId;
 use crate::room::{Audience, Snapshot, Stored, Summary};
 
 /// How many live games, and how many finished ones, the list of games shows.
@@ -40,11 +41,16 @@ pub struct Following {
 }
 
 impl Hub {
-    /// The state of game `id` as the holder of `token` sees it.
-    pub async fn state(&self, id: &str, token: Option<&str>) -> Result<Viewed, Error> {
+    /// The state of game `id` as the holder of `token` (or the signed-in `account`) sees it.
+    pub async fn state(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        account: Option<&AccountId>,
+    ) -> Result<Viewed, Error> {
         self.counted(Some(id), async {
             let cell = self.room(id).await?;
-            let (state, _) = self.view(&cell, token, false).await?;
+            let (state, _) = self.view(&cell, token, account, false).await?;
             Ok(state)
         })
         .await
@@ -52,10 +58,15 @@ impl Hub {
 
     /// Subscribes to game `id`: its current state as the holder of `token` sees it, and
     /// every later announcement, with no gap between the state and the announcements.
-    pub async fn subscribe(&self, id: &str, token: Option<&str>) -> Result<Following, Error> {
+    pub async fn subscribe(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        account: Option<&AccountId>,
+    ) -> Result<Following, Error> {
         self.counted(Some(id), async {
             let cell = self.room(id).await?;
-            let (state, announcements) = self.view(&cell, token, true).await?;
+            let (state, announcements) = self.view(&cell, token, account, true).await?;
             Ok(Following {
                 state,
                 announcements: announcements
@@ -73,6 +84,7 @@ impl Hub {
         &self,
         cell: &Arc<RoomCell>,
         token: Option<&str>,
+        account: Option<&AccountId>,
         follow: bool,
     ) -> Result<(Viewed, Option<broadcast::Receiver<Arc<Announcement>>>), Error> {
         let now = self.now();
@@ -80,14 +92,14 @@ impl Hub {
             Ok(room) => {
                 let state = Viewed {
                     snapshot: Arc::new(Snapshot::of(&room, now)),
-                    audience: room.audience(token),
+                    audience: room.audience_of(token, account),
                     now,
                 };
                 Ok((state, follow.then(|| cell.announcements.subscribe())))
             }
             Err(e) if e.kind == ErrorKind::Storage => {
                 let (snapshot, announcements) = cell.committed(follow);
-                let audience = snapshot.audience(token);
+                let audience = snapshot.audience_of(token, account);
                 let state = Viewed {
                     snapshot,
                     audience,

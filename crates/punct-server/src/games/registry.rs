@@ -64,9 +64,19 @@ impl Hub {
             return Ok(None);
         };
         let now = self.now();
-        Room::from_stored(stored, now, now)
-            .map(Some)
-            .map_err(|e| Error::internal(format!("game {id} cannot be restored: {e}")))
+        let mut room = Room::from_stored(stored, now, now)
+            .map_err(|e| Error::internal(format!("game {id} cannot be restored: {e}")))?;
+        if room.rated && !room.is_live() {
+            // The rating changes live with the players' rows, written with the game's end.
+            let game = id.to_owned();
+            room.rating_changes = self
+                .inner
+                .store
+                .query(move |db| crate::players::games::rating_changes(db, &game))
+                .await
+                .map_err(|e| self.storage_error(StorageOp::Read, e))?;
+        }
+        Ok(Some(room))
     }
 
     /// Moves a game that cannot be restored out of the way, so that it never blocks the

@@ -38,11 +38,7 @@ impl Hub {
             }
             RematchStep::Create => {
                 let new = room.rematch_room(random_hex::<8>(), self.now());
-                self.inner
-                    .store
-                    .save(&new.id, new.seq, new.stored_json(), true, new.updated_ms)
-                    .await
-                    .map_err(|e| self.write_error(e))?;
+                self.save_new(&new).await?;
                 let id = new.id.clone();
                 // In memory before anyone hears of it: the computer starts thinking if it
                 // plays White, and the clock runs.

@@ -9,10 +9,12 @@ use axum::routing::{MethodRouter, post};
 use axum::{Extension, Json};
 use serde::Deserialize;
 
+use super::auth::Viewer;
 use super::error::ApiError;
 use super::extract::{bearer, parse};
 use crate::games::{Hub, Viewed};
-use crate::room::new::NewGame;
+use crate::players::accounts;
+use crate::room::new::{Creator, NewGame};
 use crate::room::{Action, Request};
 use crate::wire::list::GameList;
 use crate::wire::replay::Replay;
@@ -25,9 +27,32 @@ fn state_answer(viewed: &Viewed) -> Response {
     Json(GameState::of(&viewed.snapshot, viewed.audience, viewed.now)).into_response()
 }
 
-pub(super) async fn create(State(hub): State<Hub>, body: Bytes) -> Result<Response, ApiError> {
+/// The signed-in player asking, with their account's name, if anyone is signed in.
+pub(super) async fn creator(hub: &Hub, viewer: &Viewer) -> Result<Option<Creator>, ApiError> {
+    let Some(account) = viewer.account().cloned() else {
+        return Ok(None);
+    };
+    let id = account.clone();
+    let found = hub
+        .database()
+        .query(move |db| accounts::by_id(db, &id))
+        .await
+        .map_err(|e| ApiError::from(crate::error::Error::storage(e.to_string())))?;
+    let name = found
+        .filter(accounts::Account::is_open)
+        .map(|a| a.shown_name().to_owned())
+        .ok_or_else(|| ApiError::bad_request("this account is closed"))?;
+    Ok(Some(Creator { account, name }))
+}
+
+pub(super) async fn create(
+    State(hub): State<Hub>,
+    viewer: Viewer,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let req: NewGame = parse(&body)?;
-    let seated = hub.create(req).await?;
+    let creator = creator(&hub, &viewer).await?;
+    let seated = hub.create(req, creator).await?;
     Ok((StatusCode::CREATED, Json(SeatGrant::of(&seated))).into_response())
 }
 
@@ -38,10 +63,13 @@ pub(super) async fn list(State(hub): State<Hub>) -> Result<Response, ApiError> {
 
 pub(super) async fn state(
     State(hub): State<Hub>,
+    viewer: Viewer,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let viewed = hub.state(&id, bearer(&headers).as_deref()).await?;
+    let viewed = hub
+        .state(&id, bearer(&headers).as_deref(), viewer.account())
+        .await?;
     Ok(state_answer(&viewed))
 }
 
@@ -59,11 +87,16 @@ const MAX_REQUEST_ID: usize = 64;
 
 pub(super) async fn join(
     State(hub): State<Hub>,
+    viewer: Viewer,
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let req: JoinRequest = parse(&body)?;
-    let name = req.name.as_deref().unwrap_or("");
+    let player = creator(&hub, &viewer).await?;
+    let name = match &player {
+        Some(p) => p.name.as_str(),
+        None => req.name.as_deref().unwrap_or(""),
+    };
     if let Some(request) = &req.request
         && (request.is_empty() || request.len() > MAX_REQUEST_ID)
     {
@@ -72,7 +105,13 @@ pub(super) async fn join(
         )));
     }
     let seated = hub
-        .join(&id, name, req.invite.as_deref(), req.request.as_deref())
+        .join(
+            &id,
+            name,
+            player.as_ref().map(|p| p.account.clone()),
+            req.invite.as_deref(),
+            req.request.as_deref(),
+        )
         .await?;
     Ok(Json(SeatGrant::of(&seated)).into_response())
 }
@@ -81,11 +120,18 @@ pub(super) async fn join(
 async fn act(
     hub: &Hub,
     id: &str,
+    viewer: &Viewer,
     headers: &HeaderMap,
     request: Request,
 ) -> Result<Response, ApiError> {
     let acted = hub
-        .act(id, bearer(headers).as_deref(), request, true)
+        .act(
+            id,
+            bearer(headers).as_deref(),
+            viewer.account(),
+            request,
+            true,
+        )
         .await?;
     let viewed = acted.state.ok_or_else(|| {
         ApiError::from(crate::error::Error::internal("an action without its state"))
@@ -95,12 +141,13 @@ async fn act(
 
 pub(super) async fn action(
     State(hub): State<Hub>,
+    viewer: Viewer,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let request: Request = parse(&body)?;
-    act(&hub, &id, &headers, request).await
+    act(&hub, &id, &viewer, &headers, request).await
 }
 
 #[derive(Deserialize)]
@@ -113,6 +160,7 @@ pub(super) struct MoveRequest {
 
 pub(super) async fn play(
     State(hub): State<Hub>,
+    viewer: Viewer,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
@@ -123,7 +171,7 @@ pub(super) async fn play(
         action,
         seq: req.seq,
     };
-    act(&hub, &id, &headers, request).await
+    act(&hub, &id, &viewer, &headers, request).await
 }
 
 /// The body of an action that takes no fields of its own: `{}`, nothing, or only the `seq`
@@ -138,11 +186,15 @@ struct SeqOnly {
 /// The route of an action without fields, at a path of its own: its body is `{}` or empty.
 pub(super) fn plain(action: Action) -> MethodRouter<Hub> {
     post(
-        move |State(hub): State<Hub>, Path(id): Path<String>, headers: HeaderMap, body: Bytes| {
+        move |State(hub): State<Hub>,
+              viewer: Viewer,
+              Path(id): Path<String>,
+              headers: HeaderMap,
+              body: Bytes| {
             let action = action.clone();
             async move {
                 let SeqOnly { seq } = parse(&body)?;
-                act(&hub, &id, &headers, Request { action, seq }).await
+                act(&hub, &id, &viewer, &headers, Request { action, seq }).await
             }
         },
     )
@@ -173,6 +225,7 @@ pub(super) struct SocketQuery {
 /// header or (for old clients) its `?token=`.
 pub(super) async fn socket(
     State(hub): State<Hub>,
+    viewer: Viewer,
     Path(id): Path<String>,
     Query(q): Query<SocketQuery>,
     Extension(limits): Extension<WsLimits>,
@@ -182,5 +235,6 @@ pub(super) async fn socket(
     // Refuse unknown games before upgrading, with a proper HTTP status.
     hub.room(&id).await.map_err(ApiError::from)?;
     let token = bearer(&headers).or(q.token);
-    Ok(ws::upgrade(upgrade, hub, id, token, limits))
+    let account = viewer.account().cloned();
+    Ok(ws::upgrade(upgrade, hub, id, token, account, limits))
 }

@@ -250,3 +250,20 @@ pub fn record(db: &mut dyn Sql, account: &AccountId) -> anyhow::Result<[i64; 3]>
     }
     Ok(counts)
 }
+
+/// White's and Black's rating changes in rated game `game`, once it has ended rated.
+pub fn rating_changes(db: &mut dyn Sql, game: &str) -> anyhow::Result<Option<[f64; 2]>> {
+    let mut changes = [None, None];
+    for r in db.query(
+        "SELECT colour, rating_change FROM account_games
+         WHERE game = $1 AND rating_change IS NOT NULL",
+        &args![game],
+    )? {
+        let slot = usize::from(r.text("colour")? == "black");
+        changes[slot] = r.opt_real("rating_change")?;
+    }
+    Ok(match changes {
+        [Some(white), Some(black)] => Some([white, black]),
+        _ => None,
+    })
+}

@@ -1,4 +1,7 @@
 //! Chess clocks kept by the server: remaining time per side, the running side's start.
+//! A correspondence game's days per move are a clock too, one whose mover's time is reset
+//! to the whole allowance by each move (as on lichess) rather than charged: so the same
+//! timer decides its time-outs, and a restart charges nobody for the server's downtime.
 //!
 //! Times are wall-clock milliseconds since the Unix epoch (from the server's time source,
 //! [`crate::ops::time`]) so that a stored clock means the same thing after a restart.
@@ -17,7 +20,14 @@ pub struct Clock {
     pub remaining_ms: [i64; 2],
     /// When the side to move started thinking; `None` while the clock is stopped.
     pub running_since: Option<i64>,
+    /// For a correspondence game, the time each move gives (its days per move): each move
+    /// resets its mover's time to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_move_ms: Option<i64>,
 }
+
+/// A day, in ms.
+pub const DAY_MS: i64 = 86_400_000;
 
 impl Clock {
     /// A stopped clock with `initial_ms` each.
@@ -27,7 +37,23 @@ impl Clock {
             increment_ms,
             remaining_ms: [initial_ms; 2],
             running_since: None,
+            per_move_ms: None,
         }
+    }
+
+    /// A stopped correspondence clock of `days` per move.
+    pub fn per_move(days: u32) -> Clock {
+        let ms = i64::from(days) * DAY_MS;
+        Clock {
+            per_move_ms: Some(ms),
+            ..Clock::new(ms, 0)
+        }
+    }
+
+    /// The days per move of a correspondence clock.
+    pub fn days_per_move(&self) -> Option<u32> {
+        self.per_move_ms
+            .and_then(|ms| u32::try_from(ms / DAY_MS).ok())
     }
 
     /// Time left for `colour` at `now`, given that `turn` is to move.
@@ -54,7 +80,10 @@ impl Clock {
     /// side's clock.
     pub fn moved(&mut self, mover: Colour, now: i64) {
         let left = self.left(mover, mover, now);
-        self.remaining_ms[mover.index()] = left.max(0) + self.increment_ms;
+        self.remaining_ms[mover.index()] = match self.per_move_ms {
+            Some(allowance) => allowance,
+            None => left.max(0) + self.increment_ms,
+        };
         self.running_since = Some(now);
     }
 
@@ -101,6 +130,21 @@ mod tests {
         assert_eq!(c.deadline(Colour::Black), Some(71_000));
         assert!(!c.flagged(Colour::Black, 70_999));
         assert!(c.flagged(Colour::Black, 71_000));
+    }
+
+    #[test]
+    fn a_correspondence_move_resets_its_mover_s_time() {
+        let mut c = Clock::per_move(3);
+        assert_eq!(c.days_per_move(), Some(3));
+        c.start(0);
+        c.moved(Colour::White, 2 * DAY_MS);
+        assert_eq!(c.remaining_ms, [3 * DAY_MS, 3 * DAY_MS]);
+        assert_eq!(c.deadline(Colour::Black), Some(5 * DAY_MS));
+        c.moved(Colour::Black, 5 * DAY_MS - 1);
+        assert_eq!(c.deadline(Colour::White), Some(8 * DAY_MS - 1));
+        assert!(c.flagged(Colour::White, 8 * DAY_MS - 1));
+        let stored = serde_json::to_string(&Clock::new(1, 0)).unwrap();
+        assert!(!stored.contains("per_move"), "{stored}");
     }
 
     #[test]

@@ -34,6 +34,8 @@ pub use snapshot::{Ending, SeatShown, Snapshot};
 pub use stored::{Stored, Summary};
 
 use crate::error::Error;
+use crate::players::accounts::AccountId;
+use crate::players::speed::{Speed, TimeControl};
 
 /// A game in the server.
 #[derive(Clone, Debug)]
@@ -75,6 +77,13 @@ pub struct Room {
     /// The last changes made at a seat holder's request, newest last, so that a request
     /// sent again gets the outcome of the first (see [`Room::answered`]).
     pub recent: VecDeque<Made>,
+    /// Whether the game is rated: both players signed in and chose it, with a clock or days
+    /// per move.
+    pub rated: bool,
+    /// White's and Black's rating changes, once a rated game has ended: computed in the
+    /// transaction that stores its end, and read back from the players' rows with the game,
+    /// so they are never part of its stored form.
+    pub rating_changes: Option<[f64; 2]>,
 }
 
 /// How long a join may be sent again with its invitation and get its seat back: a repeat
@@ -157,6 +166,8 @@ impl Room {
             invite: None,
             joined: None,
             recent: VecDeque::new(),
+            rated: false,
+            rating_changes: None,
         };
         if room.seats.iter().any(Seat::is_open) {
             room.invite = Some(crate::room::new::random_hex::<16>());
@@ -185,8 +196,40 @@ impl Room {
     /// Whose view the holder of `token` has: the seats it holds (both on one screen, none
     /// for a stranger).
     pub fn audience(&self, token: Option<&str>) -> Audience {
-        let holds = |c: Colour| token.is_some() && self.seats[c.index()].token() == token;
+        self.audience_of(token, None)
+    }
+
+    /// Whose view the holder of `token`, or the signed-in `account`, has: the seats either
+    /// holds.
+    pub fn audience_of(&self, token: Option<&str>, account: Option<&AccountId>) -> Audience {
+        let holds = |c: Colour| self.seats[c.index()].is_held_by(token, account);
         Audience::holding(holds(Colour::White), holds(Colour::Black))
+    }
+
+    /// The speed the game is rated in (and listed under on profiles): by its clock, or
+    /// correspondence for days per move; `None` for a game without a clock.
+    pub fn speed(&self) -> Option<Speed> {
+        let clock = self.clock.as_ref()?;
+        Some(match clock.days_per_move() {
+            Some(_) => Speed::Correspondence,
+            None => TimeControl::Clock {
+                initial_ms: clock.initial_ms,
+                increment_ms: clock.increment_ms,
+            }
+            .speed(),
+        })
+    }
+
+    /// Whether the game's end moves its players' ratings: rated, between two different
+    /// accounts, and not played against the computer.
+    pub fn is_rated(&self) -> bool {
+        let [white, black] = [self.seats[0].account(), self.seats[1].account()];
+        self.rated
+            && self.mode == Mode::Friend
+            && self.speed().is_some()
+            && white.is_some()
+            && black.is_some()
+            && white != black
     }
 
     /// The engine's level if the computer is to move in a live game.
@@ -203,6 +246,7 @@ impl Room {
         &mut self,
         token: String,
         name: &str,
+        account: Option<AccountId>,
         invite: Option<&str>,
         request: Option<&str>,
         now: i64,
@@ -232,7 +276,10 @@ impl Room {
         });
         let seat = &mut self.seats[colour.index()];
         let name = crate::room::new::clean_name(name).unwrap_or_else(|| seat.name().to_owned());
-        *seat = Seat::person(name, token);
+        *seat = Seat::player(name, token, account);
+        // A rated game stays rated only between two different accounts: whoever joins it
+        // otherwise plays it casual.
+        self.rated = self.rated && self.is_rated();
         self.start_clock_if_ready(now);
         self.touch(now);
         Ok(colour)

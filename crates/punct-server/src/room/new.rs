@@ -6,6 +6,8 @@ use punct_engine::Level;
 use serde::Deserialize;
 
 use crate::error::Error;
+use crate::players::accounts::AccountId;
+use crate::players::speed::TimeControl;
 use crate::room::clock::Clock;
 use crate::room::{Mode, Seat, parse_colour};
 
@@ -25,8 +27,24 @@ pub struct NewGame {
     pub clock: Option<ClockSpec>,
     /// Optional starting point: position text or a game record.
     pub start: Option<String>,
-    /// The creator's name.
+    /// The creator's name (a signed-in creator plays under their account's name).
     pub name: Option<String>,
+    /// Days per move for a correspondence game (1, 2, 3, 5, 7 or 14), instead of a clock.
+    #[serde(default)]
+    pub days: Option<u32>,
+    /// Whether the game is to be rated: a friend game with a clock or days per move, made by
+    /// a signed-in player (it stays rated if another signed-in player takes the other seat).
+    #[serde(default)]
+    pub rated: bool,
+}
+
+/// The signed-in player who makes a game: their account and name.
+#[derive(Clone, Debug)]
+pub struct Creator {
+    /// Their account.
+    pub account: AccountId,
+    /// Their name, as their seat shows it.
+    pub name: String,
 }
 
 /// The computer's level when the request names none: the middle of the ladder.
@@ -97,8 +115,11 @@ pub fn parse_start(text: &str) -> Result<Game, Error> {
 }
 
 /// Checks `req` and builds the new game: the creator's token, the starting game, both seats
-/// (White's first) and the clock.
-pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), Error> {
+/// (White's first) and the clock. `creator` is the signed-in player making it, if any.
+pub fn build(
+    req: &NewGame,
+    creator: Option<&Creator>,
+) -> Result<(String, Game, [Seat; 2], Option<Clock>), Error> {
     let game = match &req.start {
         Some(text) if !text.trim().is_empty() => parse_start(text)?,
         _ => {
@@ -137,9 +158,37 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
             Level::MAX
         ))
     })?;
-    let clock = match req.clock {
-        None => None,
-        Some(c) => {
+    if req.rated {
+        let why = if creator.is_none() {
+            Some("only a signed-in player can make a rated game")
+        } else if req.mode != Mode::Friend {
+            Some("only a game between two people online can be rated")
+        } else if req.clock.is_none() && req.days.is_none() {
+            Some("a rated game needs a clock or days per move")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(Error::bad_request(why));
+        }
+    }
+    let clock = match (req.clock, req.days) {
+        (Some(_), Some(_)) => {
+            return Err(Error::bad_request(
+                "a game has a clock or days per move, not both",
+            ));
+        }
+        (None, Some(days)) => match TimeControl::correspondence(days) {
+            Ok(_) if req.mode == Mode::Friend => Some(Clock::per_move(days)),
+            Ok(_) => {
+                return Err(Error::bad_request(
+                    "days per move are for games between two people online",
+                ));
+            }
+            Err(e) => return Err(Error::bad_request(e.to_string())),
+        },
+        (None, None) => None,
+        (Some(c), None) => {
             let ok = c.minutes.is_finite()
                 && c.increment.is_finite()
                 && (MIN_CLOCK_MINUTES..=600.0).contains(&c.minutes)
@@ -156,17 +205,21 @@ pub fn build(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), 
         }
     };
     let token = random_hex::<16>();
-    let name = req
-        .name
-        .as_deref()
-        .and_then(clean_name)
-        .unwrap_or_else(|| "Anonymous".to_owned());
+    let name = match creator {
+        Some(creator) => creator.name.clone(),
+        None => req
+            .name
+            .as_deref()
+            .and_then(clean_name)
+            .unwrap_or_else(|| "Anonymous".to_owned()),
+    };
+    let account = creator.map(|c| c.account.clone());
     let other = match req.mode {
         Mode::Computer => Seat::computer(format!("punct level {number}"), level),
         Mode::Local => Seat::person(format!("{name} 2"), token.clone()),
         Mode::Friend => Seat::open("Friend"),
     };
-    let mut seats = [Seat::person(name, token.clone()), other];
+    let mut seats = [Seat::player(name, token.clone(), account), other];
     if colour == Colour::Black {
         seats.swap(0, 1);
     }
@@ -181,18 +234,70 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
+    fn build_anonymous(req: &NewGame) -> Result<(String, Game, [Seat; 2], Option<Clock>), Error> {
+        build(req, None)
+    }
+
+    #[test]
+    fn a_rated_or_correspondence_game_needs_what_it_is_made_of() {
+        let ada = Creator {
+            account: AccountId("a1".into()),
+            name: "ada".into(),
+        };
+        let (_, _, seats, clock) = build(
+            &request(r#"{"mode":"friend","days":3,"rated":true}"#),
+            Some(&ada),
+        )
+        .unwrap();
+        assert_eq!(seats[0].account(), Some(&ada.account));
+        assert_eq!(seats[0].name(), "ada");
+        assert_eq!(clock.and_then(|c| c.days_per_move()), Some(3));
+        let cases = [
+            (
+                r#"{"mode":"friend","days":3,"rated":true}"#,
+                None,
+                "signed-in",
+            ),
+            (
+                r#"{"mode":"computer","rated":true,"days":3}"#,
+                Some(&ada),
+                "two people",
+            ),
+            (
+                r#"{"mode":"friend","rated":true}"#,
+                Some(&ada),
+                "needs a clock",
+            ),
+            (
+                r#"{"mode":"friend","days":4}"#,
+                Some(&ada),
+                "1, 2, 3, 5, 7, 14",
+            ),
+            (r#"{"mode":"local","days":1}"#, None, "two people online"),
+            (
+                r#"{"mode":"friend","days":1,"clock":{"minutes":5,"increment":0}}"#,
+                None,
+                "not both",
+            ),
+        ];
+        for (json, creator, needle) in cases {
+            let err = build(&request(json), creator).unwrap_err();
+            assert!(err.reason.contains(needle), "{json}: {}", err.reason);
+        }
+    }
+
     #[test]
     fn seats_follow_the_mode_and_colour() {
-        let (token, game, seats, clock) = build(&request(
+        let (token, game, seats, clock) = build_anonymous(&request(
             r#"{"mode":"computer","colour":"black","level":2}"#,
         ))
         .unwrap();
         assert_eq!(seats[0].level(), Level::new(2));
         assert_eq!(seats[1].token(), Some(token.as_str()));
         assert!(game.moves().is_empty() && clock.is_none());
-        let (token, _, seats, _) = build(&request(r#"{"mode":"local"}"#)).unwrap();
+        let (token, _, seats, _) = build_anonymous(&request(r#"{"mode":"local"}"#)).unwrap();
         assert!(seats.iter().all(|s| s.token() == Some(token.as_str())));
-        let (_, _, seats, clock) = build(&request(
+        let (_, _, seats, clock) = build_anonymous(&request(
             r#"{"mode":"friend","clock":{"minutes":10,"increment":5}}"#,
         ))
         .unwrap();
@@ -227,7 +332,7 @@ mod tests {
             ),
         ];
         for (json, needle) in cases {
-            let err = build(&request(json)).unwrap_err();
+            let err = build_anonymous(&request(json)).unwrap_err();
             assert_eq!(err.kind, crate::error::ErrorKind::BadRequest, "{json}");
             assert!(err.reason.contains(needle), "{json}: {}", err.reason);
         }

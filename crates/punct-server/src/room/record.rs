@@ -23,6 +23,10 @@ impl Room {
             &record_date(self.created_ms),
         );
         record.set_tag("Site", &format!("punct game {}", self.id));
+        if let Some([white, black]) = self.rating_changes {
+            record.set_tag("WhiteRatingDiff", &format!("{white:+.0}"));
+            record.set_tag("BlackRatingDiff", &format!("{black:+.0}"));
+        }
         record.to_string()
     }
 }

@@ -82,16 +82,18 @@ impl Room {
         Ok(Change::RematchDeclined)
     }
 
-    /// The rematch, with id `id`: the same mode, start, engine level and clock, the seats
-    /// (names, tokens, the computer) swapped.
+    /// The rematch, with id `id`: the same mode, start, engine level, clock (or days per
+    /// move) and rating, the seats (names, tokens, accounts, the computer) swapped.
     pub fn rematch_room(&self, id: String, now: i64) -> Room {
         let [white, black] = self.seats.clone();
-        let clock = self
-            .clock
-            .as_ref()
-            .map(|c| Clock::new(c.initial_ms, c.increment_ms));
+        let clock = self.clock.as_ref().map(|c| Clock {
+            per_move_ms: c.per_move_ms,
+            ..Clock::new(c.initial_ms, c.increment_ms)
+        });
         let game = Game::from_position(self.game.start().clone());
-        Room::new(id, self.mode, game, [black, white], clock, now)
+        let mut room = Room::new(id, self.mode, game, [black, white], clock, now);
+        room.rated = self.rated;
+        room
     }
 
     /// Records that the rematch `id`, asked for by the holder of `colours`, was made.

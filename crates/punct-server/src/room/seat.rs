@@ -4,6 +4,8 @@
 use punct_engine::Level;
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::players::accounts::AccountId;
+
 /// Who plays the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -43,6 +45,9 @@ pub struct Person {
     pub name: String,
     /// The secret that proves it is them.
     pub token: String,
+    /// Their account, if they were signed in: its session or API token stands for the seat
+    /// token.
+    pub account: Option<AccountId>,
 }
 
 impl Seat {
@@ -51,6 +56,20 @@ impl Seat {
         Seat::Person(Person {
             name: name.into(),
             token: token.into(),
+            account: None,
+        })
+    }
+
+    /// A seat held by the person with `token`, signed in to `account` (if any).
+    pub fn player(
+        name: impl Into<String>,
+        token: impl Into<String>,
+        account: Option<AccountId>,
+    ) -> Seat {
+        Seat::Person(Person {
+            name: name.into(),
+            token: token.into(),
+            account,
         })
     }
 
@@ -95,15 +114,32 @@ impl Seat {
             _ => None,
         }
     }
+
+    /// The account of the person who holds the seat, if they were signed in.
+    pub fn account(&self) -> Option<&AccountId> {
+        match self {
+            Seat::Person(person) => person.account.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Whether the holder of `token` or the signed-in `account` holds this seat.
+    pub fn is_held_by(&self, token: Option<&str>, account: Option<&AccountId>) -> bool {
+        (token.is_some() && self.token() == token)
+            || (account.is_some() && self.account() == account)
+    }
 }
 
 /// A seat as it is stored (the form every stored game has had): its name, the engine's level
-/// if the computer plays it, the person's token if a person holds it, neither if it is open.
+/// if the computer plays it, the person's token if a person holds it, neither if it is open;
+/// and the person's account when they were signed in (absent in the older form).
 #[derive(Deserialize)]
 struct SeatFields {
     name: String,
     computer: Option<u8>,
     token: Option<String>,
+    #[serde(default)]
+    account: Option<AccountId>,
 }
 
 /// [`SeatFields`] written from a seat without copying it.
@@ -112,6 +148,8 @@ struct SeatFieldsRef<'a> {
     name: &'a str,
     computer: Option<u8>,
     token: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    account: Option<&'a AccountId>,
 }
 
 impl TryFrom<SeatFields> for Seat {
@@ -122,10 +160,20 @@ impl TryFrom<SeatFields> for Seat {
             name,
             computer,
             token,
+            account,
         } = fields;
+        if account.is_some() && token.is_none() {
+            return Err(format!(
+                "the seat of {name} has an account but no person holds it"
+            ));
+        }
         match (computer, token) {
             (None, None) => Ok(Seat::Open { name }),
-            (None, Some(token)) => Ok(Seat::Person(Person { name, token })),
+            (None, Some(token)) => Ok(Seat::Person(Person {
+                name,
+                token,
+                account,
+            })),
             (Some(n), None) => {
                 let level = Level::new(n).ok_or_else(|| {
                     format!(
@@ -148,6 +196,7 @@ impl Serialize for Seat {
             name: self.name(),
             computer: self.level().map(Level::number),
             token: self.token(),
+            account: self.account(),
         }
         .serialize(serializer)
     }
@@ -177,6 +226,19 @@ mod tests {
             assert_eq!(&read(json).unwrap(), seat, "{json}");
             assert_eq!(serde_json::to_string(seat).unwrap(), *json);
         }
+    }
+
+    #[test]
+    fn a_signed_in_person_s_seat_keeps_the_account() {
+        let json = r#"{"name":"ada","computer":null,"token":"t0","account":"a1"}"#;
+        let seat = Seat::player("ada", "t0", Some(AccountId("a1".into())));
+        assert_eq!(read(json).unwrap(), seat);
+        assert_eq!(serde_json::to_string(&seat).unwrap(), json);
+        let a1 = AccountId("a1".into());
+        assert!(seat.is_held_by(None, Some(&a1)) && seat.is_held_by(Some("t0"), None));
+        assert!(!seat.is_held_by(Some("t1"), Some(&AccountId("a2".into()))));
+        let refused = read(r#"{"name":"X","computer":null,"token":null,"account":"a1"}"#);
+        assert!(refused.unwrap_err().contains("no person holds it"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::{RawValue, to_raw_value};
 
 use super::{Audience, Clock, Mode, Room, Seat};
+use crate::players::accounts::AccountId;
 
 /// What a value shows, written as a JSON string straight from its `Display`.
 struct Text<'a, T: fmt::Display>(&'a T);
@@ -90,8 +91,14 @@ pub struct Snapshot {
     pub last_move: Option<Move>,
     /// When the snapshot was taken (the clock's figures are for then), ms since the epoch.
     pub taken_ms: i64,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// White's and Black's rating changes, once a rated game has ended.
+    pub rating_changes: Option<[f64; 2]>,
     /// The seat tokens, White's and Black's: never shown.
     tokens: [Option<String>; 2],
+    /// The seats' accounts, White's and Black's, whose sessions stand for the tokens.
+    accounts: [Option<AccountId>; 2],
 }
 
 impl Snapshot {
@@ -134,16 +141,31 @@ impl Snapshot {
             updated_ms: room.updated_ms,
             last_move: game.moves().last().copied(),
             taken_ms: now,
+            rated: room.rated,
+            rating_changes: room.rating_changes,
             tokens: [
                 room.seats[0].token().map(str::to_owned),
                 room.seats[1].token().map(str::to_owned),
+            ],
+            accounts: [
+                room.seats[0].account().cloned(),
+                room.seats[1].account().cloned(),
             ],
         }
     }
 
     /// Whose view the holder of `token` has of the game in this state.
     pub fn audience(&self, token: Option<&str>) -> Audience {
-        let holds = |c: Colour| token.is_some() && self.tokens[c.index()].as_deref() == token;
+        self.audience_of(token, None)
+    }
+
+    /// Whose view the holder of `token`, or the signed-in `account`, has of the game in
+    /// this state.
+    pub fn audience_of(&self, token: Option<&str>, account: Option<&AccountId>) -> Audience {
+        let holds = |c: Colour| {
+            (token.is_some() && self.tokens[c.index()].as_deref() == token)
+                || (account.is_some() && self.accounts[c.index()].as_ref() == account)
+        };
         Audience::holding(holds(Colour::White), holds(Colour::Black))
     }
 

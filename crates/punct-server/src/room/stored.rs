@@ -34,6 +34,8 @@ struct StoredRef<'a> {
     invite: &'a Option<String>,
     joined: &'a Option<Joined>,
     recent: &'a VecDeque<Made>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    rated: bool,
 }
 
 /// The form a room is stored in (JSON in the database).
@@ -70,6 +72,9 @@ pub struct Stored {
     /// The last changes made at a seat holder's request.
     #[serde(default)]
     recent: VecDeque<Made>,
+    /// Whether the game is rated (absent in the older form: casual).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    rated: bool,
 }
 
 impl Stored {
@@ -232,6 +237,7 @@ impl Room {
             invite: self.invite.clone(),
             joined: self.joined.clone(),
             recent: self.recent.clone(),
+            rated: self.rated,
         }
     }
 
@@ -256,6 +262,7 @@ impl Room {
             invite: &self.invite,
             joined: &self.joined,
             recent: &self.recent,
+            rated: self.rated,
         };
         // The form holds nothing serde could refuse.
         serde_json::to_string(&stored).unwrap_or_default()
@@ -323,6 +330,8 @@ impl Room {
             invite: s.invite,
             joined: s.joined,
             recent: s.recent,
+            rated: s.rated,
+            rating_changes: None,
         })
     }
 }

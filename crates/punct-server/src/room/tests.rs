@@ -398,7 +398,7 @@ fn a_join_sent_again_with_its_invitation_and_request_id_soon_after_gets_the_seat
     let id = Some("r1");
     assert_eq!(room.repeated_join(&invite, id, 10), None);
     let colour = room
-        .join("tb".into(), "Bo", Some(&invite), id, 1_000)
+        .join("tb".into(), "Bo", None, Some(&invite), id, 1_000)
         .unwrap();
     assert_eq!(
         room.repeated_join(&invite, id, 1_000 + JOIN_REPEAT_MS),
@@ -418,7 +418,7 @@ fn a_join_sent_again_with_its_invitation_and_request_id_soon_after_gets_the_seat
     // A join that gave no id has no repeat.
     let mut room = open_room();
     let invite = room.invite.clone().unwrap();
-    room.join("tb".into(), "Bo", Some(&invite), None, 1_000)
+    room.join("tb".into(), "Bo", None, Some(&invite), None, 1_000)
         .unwrap();
     assert_eq!(room.repeated_join(&invite, None, 1_000), None);
 }

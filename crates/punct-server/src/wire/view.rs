@@ -38,6 +38,18 @@ pub struct GameState<'a> {
     invite: Option<&'a str>,
     created_ms: i64,
     updated_ms: i64,
+    /// Whether the game is rated.
+    rated: bool,
+    /// The players' rating changes, once a rated game has ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating_change: Option<RatingChange>,
+}
+
+/// White's and Black's rating changes (+12.3 / −12.3).
+#[derive(Serialize)]
+struct RatingChange {
+    white: f64,
+    black: f64,
 }
 
 impl<'a> GameState<'a> {
@@ -81,6 +93,10 @@ impl<'a> GameState<'a> {
                 .filter(|_| audience.holds_a_seat()),
             created_ms: snapshot.created_ms,
             updated_ms: snapshot.updated_ms,
+            rated: snapshot.rated,
+            rating_change: snapshot
+                .rating_changes
+                .map(|[white, black]| RatingChange { white, black }),
         }
     }
 }
@@ -130,6 +146,9 @@ struct ClockView {
     white_ms: i64,
     black_ms: i64,
     running: Option<&'static str>,
+    /// A correspondence game's days per move (each move resets its mover's time to them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    days_per_move: Option<u32>,
 }
 
 impl ClockView {
@@ -141,6 +160,7 @@ impl ClockView {
             white_ms: clock.left(Colour::White, turn, now).max(0),
             black_ms: clock.left(Colour::Black, turn, now).max(0),
             running: clock.running_since.map(|_| colour_name(turn)),
+            days_per_move: clock.days_per_move(),
         }
     }
 }

@@ -29,6 +29,7 @@ use futures_util::SinkExt;
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::games::Hub;
+use crate::players::accounts::AccountId;
 use crate::wire::client::{ClientMessage, parse_message};
 use close::{close, refuse};
 use session::{Outgoing, Session};
@@ -53,6 +54,7 @@ pub(crate) fn upgrade(
     hub: Hub,
     id: String,
     token: Option<String>,
+    account: Option<AccountId>,
     limits: WsLimits,
 ) -> Response {
     // Clients send only short JSON messages: small buffers keep thousands of sockets cheap
@@ -64,7 +66,7 @@ pub(crate) fn upgrade(
         .write_buffer_size(16 * 1024)
         .max_message_size(limits.max_message)
         .max_frame_size(limits.max_message)
-        .on_upgrade(move |socket| run(socket, hub, id, token, limits))
+        .on_upgrade(move |socket| run(socket, hub, id, token, account, limits))
         .into_response()
 }
 
@@ -104,13 +106,20 @@ async fn first_message(socket: &mut WebSocket, limits: &WsLimits, heard: &mut In
     }
 }
 
-async fn run(mut socket: WebSocket, hub: Hub, id: String, token: Option<String>, limits: WsLimits) {
+async fn run(
+    mut socket: WebSocket,
+    hub: Hub,
+    id: String,
+    token: Option<String>,
+    account: Option<AccountId>,
+    limits: WsLimits,
+) {
     let _open = hub.metrics().socket_opened();
     let mut heard = Instant::now();
-    let named = token.is_some();
+    let named = token.is_some() || account.is_some();
     // Followed at once, as a watcher if no token came with the request, so that no event
     // is missed while a `hello` is waited for.
-    let Ok((mut session, mut state)) = Session::open(hub, id, token).await else {
+    let Ok((mut session, mut state)) = Session::open(hub, id, token, account).await else {
         return;
     };
     let mut first = None;

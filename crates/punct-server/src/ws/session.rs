@@ -9,6 +9,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::Error;
 use crate::games::{Announced, Announcement, Following, Hub, RoomCell, Viewed};
+use crate::players::accounts::AccountId;
 use crate::room::Audience;
 use crate::wire::client::{ClientMessage, parse_message};
 use crate::wire::error::{ErrorBody, status_of};
@@ -19,6 +20,8 @@ pub(super) struct Session {
     hub: Hub,
     id: String,
     token: Option<String>,
+    /// The signed-in account the socket was opened by, which stands for its seat token.
+    account: Option<AccountId>,
     /// Whose view the socket has.
     audience: Audience,
     announcements: Receiver<Arc<Announcement>>,
@@ -59,16 +62,20 @@ impl Session {
         hub: Hub,
         id: String,
         token: Option<String>,
+        account: Option<AccountId>,
     ) -> Result<(Session, Utf8Bytes), Error> {
         let Following {
             state,
             announcements,
             cell,
-        } = hub.subscribe(&id, token.as_deref()).await?;
+        } = hub
+            .subscribe(&id, token.as_deref(), account.as_ref())
+            .await?;
         let session = Session {
             hub,
             id,
             token,
+            account,
             audience: state.audience,
             announcements,
             seen: state.snapshot.seq,
@@ -85,7 +92,10 @@ impl Session {
             state,
             announcements,
             cell,
-        } = self.hub.subscribe(&self.id, token.as_deref()).await?;
+        } = self
+            .hub
+            .subscribe(&self.id, token.as_deref(), self.account.as_ref())
+            .await?;
         self.token = token;
         self.audience = state.audience;
         self.announcements = announcements;
@@ -159,7 +169,13 @@ impl Session {
             ClientMessage::Sync {} => self.sync().await,
             ClientMessage::Action(request) => self
                 .hub
-                .act(&self.id, self.token.as_deref(), request, false)
+                .act(
+                    &self.id,
+                    self.token.as_deref(),
+                    self.account.as_ref(),
+                    request,
+                    false,
+                )
                 .await
                 .map(|acted| ServerMessage::Ok { seq: acted.seq }.text()),
         };
@@ -168,7 +184,10 @@ impl Session {
 
     /// The state again, as the socket sees it.
     async fn sync(&mut self) -> Result<Utf8Bytes, Error> {
-        let state = self.hub.state(&self.id, self.token.as_deref()).await?;
+        let state = self
+            .hub
+            .state(&self.id, self.token.as_deref(), self.account.as_ref())
+            .await?;
         self.seen = state.snapshot.seq;
         Ok(state_text(&state))
     }
