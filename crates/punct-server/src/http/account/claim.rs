@@ -73,7 +73,7 @@ pub(in crate::http) async fn claim(
     let mut work = Vec::new();
     let mut claimed = Vec::new();
     for game in &req.games {
-        let Ok(viewed) = hub.state(&game.id, Some(&game.token)).await else {
+        let Ok(viewed) = hub.state(&game.id, Some(&game.token), None).await else {
             continue;
         };
         let Audience::Seat(colour) = viewed.audience else {
