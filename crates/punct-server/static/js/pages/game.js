@@ -428,11 +428,11 @@ function review(ply) {
 }
 
 const analysisOn = () => $("analysis-on").checked;
-// Players of a live game against another person do not get analysis (watchers do, and
-// everyone once the game is over).
+// The server analyses no position of a game being played, for anyone (API.md, Fairness):
+// everyone may once the game is over. A game played in this browser is the page's own.
 function analysisRefused() {
   const s = g.state;
-  return s && !s.outcome && s.mode === "friend" && s.you.length ? t("game.analysis.refused") : null;
+  return s && !s.outcome && !isLocal(g.id) ? t("analysis.live") : null;
 }
 function renderAnalysis(pos) {
   const on = analysisOn();
