@@ -25,11 +25,18 @@ pub struct Migration {
 }
 
 /// Every migration, in order.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "players",
-    sql: include_str!("migrations/0001_players.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "players",
+        sql: include_str!("migrations/0001_players.sql"),
+    },
+    Migration {
+        version: 400,
+        name: "analyses",
+        sql: include_str!("migrations/0400_analyses.sql"),
+    },
+];
 
 /// The key of PostgreSQL's advisory lock held while migrating ("punct" in ASCII).
 const LOCK: i64 = 0x70_75_6e_63_74;
@@ -131,17 +138,17 @@ mod tests {
     fn migrations_apply_once_and_in_order_on_sqlite() {
         let mut db = rusqlite::Connection::open_in_memory().unwrap();
         let db: &mut dyn Sql = &mut db;
-        assert_eq!(run(db, 1).unwrap(), [1]);
+        let versions: Vec<i64> = MIGRATIONS.iter().map(|m| m.version).collect();
+        assert_eq!(run(db, 1).unwrap(), versions);
         assert!(run(db, 2).unwrap().is_empty());
-        let more = [
-            MIGRATIONS[0],
-            Migration {
-                version: 2,
-                name: "more",
-                sql: "CREATE TABLE more (id TEXT PRIMARY KEY)",
-            },
-        ];
-        assert_eq!(apply(db, &more, 3).unwrap(), [2]);
+        let next = versions[versions.len() - 1] + 1;
+        let mut more = MIGRATIONS.to_vec();
+        more.push(Migration {
+            version: next,
+            name: "more",
+            sql: "CREATE TABLE more (id TEXT PRIMARY KEY)",
+        });
+        assert_eq!(apply(db, &more, 3).unwrap(), [next]);
         let rows = db
             .query(
                 "SELECT version, applied_ms FROM schema_migrations ORDER BY version",
@@ -152,7 +159,9 @@ mod tests {
             .iter()
             .map(|r| (r.int("version").unwrap(), r.int("applied_ms").unwrap()))
             .collect();
-        assert_eq!(seen, [(1, 1), (2, 3)]);
+        let mut expected: Vec<(i64, i64)> = versions.iter().map(|&v| (v, 1)).collect();
+        expected.push((next, 3));
+        assert_eq!(seen, expected);
     }
 
     #[test]
