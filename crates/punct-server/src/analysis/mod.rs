@@ -27,6 +27,12 @@ use crate::games::Hub;
 /// Analyses of whole games that may run at once (each holds one search at a time).
 const MAX_JOBS: usize = 2;
 
+/// Forced moves in a row searched past for a position's value (each costs a search).
+const MAX_FORCED: usize = 4;
+
+/// Searches without a playout made again before one is taken as it is.
+const MAX_EMPTY: usize = 10;
+
 /// Wait before asking a busy analysis lane again.
 const RETRY: Duration = Duration::from_millis(250);
 
@@ -222,21 +228,10 @@ impl Analyses {
 
     /// One position's evaluation: the game's end where it is over, else the engine's,
     /// checked against the live games again (one may have reached it since the request).
+    /// Where a single move stops the opponent's win, the engine plays it without a search and
+    /// without a value: the position is worth what it is after that move, which is searched
+    /// instead (a few such moves in a row at most), the forced moves heading the line.
     async fn analyse_one(&self, pos: &Position, client: IpAddr) -> Result<Eval, Error> {
-        let game = Game::from_position(pos.clone());
-        if let Some(outcome) = game.outcome() {
-            let white = match outcome.winner {
-                Some(punct_core::Colour::White) => 1.0,
-                Some(punct_core::Colour::Black) => 0.0,
-                None => 0.5,
-            };
-            return Ok(Eval {
-                white,
-                best: None,
-                pv: Vec::new(),
-                nodes: 0,
-            });
-        }
         if self
             .hub
             .withheld(std::slice::from_ref(pos))
@@ -248,9 +243,56 @@ impl Analyses {
                  again once that game is over",
             ));
         }
+        let mut at = pos.clone();
+        let mut forced = Vec::new();
+        let mut nodes = 0;
+        loop {
+            let game = Game::from_position(at.clone());
+            if let Some(outcome) = game.outcome() {
+                let white = match outcome.winner {
+                    Some(punct_core::Colour::White) => 1.0,
+                    Some(punct_core::Colour::Black) => 0.0,
+                    None => 0.5,
+                };
+                return Ok(Eval {
+                    white,
+                    best: forced.first().map(ToString::to_string),
+                    pv: forced.iter().map(ToString::to_string).collect(),
+                    nodes,
+                });
+            }
+            let found = self.search(game, client).await?;
+            nodes += found.nodes;
+            match found.best_move {
+                Some(mv) if is_forced(&found) && forced.len() < MAX_FORCED => {
+                    forced.push(mv);
+                    at.make(mv);
+                }
+                _ => {
+                    let mut eval = eval_of(&found, &at);
+                    if !forced.is_empty() {
+                        let rest = std::mem::take(&mut eval.pv);
+                        eval.pv = forced.iter().map(ToString::to_string).collect();
+                        eval.pv.extend(rest);
+                        eval.best = eval.pv.first().cloned();
+                    }
+                    eval.nodes = nodes;
+                    return Ok(eval);
+                }
+            }
+        }
+    }
+
+    /// The engine's search of `game` in the analysis lane, waiting while the lane is busy.
+    /// A search that ran no playout at all (its thread got no CPU time within the engine's
+    /// time, on a loaded machine) knows nothing of the position: it is made again, a few
+    /// times at most.
+    async fn search(&self, game: Game, client: IpAddr) -> Result<SearchResult, Error> {
+        let mut empty = 0;
         loop {
             match self.hub.engine().analyse(game.clone(), client).await {
-                Ok(found) => return Ok(eval_of(&found, pos)),
+                Ok(found) if found.nodes == 0 && empty < MAX_EMPTY => empty += 1,
+                Ok(found) => return Ok(found),
                 Err(e) if e.kind == ErrorKind::Busy => tokio::time::sleep(RETRY).await,
                 Err(e) => return Err(e),
             }
@@ -304,6 +346,12 @@ pub fn commented(record: &mut Record, analysis: &GameAnalysis, review: &Review) 
         mv.comment = Some(comment);
     }
     record.to_string()
+}
+
+/// Whether the engine played `found`'s move without a search or a value: the one move that
+/// stops the opponent's win (a won position's move comes with its proven value).
+fn is_forced(found: &SearchResult) -> bool {
+    found.root_visits.is_empty() && found.nodes == 1 && found.pv.len() == 1 && found.score.win < 1.0
 }
 
 /// The evaluation of `pos` that the engine found (its score is the side to move's).
