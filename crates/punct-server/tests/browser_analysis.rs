@@ -209,3 +209,80 @@ async fn a_live_game_is_not_analysed_for_its_watchers_nor_its_players() {
     .await
     .expect("the fairness scenario finishes within 150 s");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_free_board_plays_both_sides_shows_the_engines_move_and_shares_its_position() {
+    if !webdriver::available() {
+        return;
+    }
+    webdriver::watchdog("the analysis board browser test", Duration::from_secs(200));
+    let base = common::start_in_process(&common::temp_db("browser-board")).await;
+    if !webdriver::wasm_served(&base, "the free analysis board").await {
+        return;
+    }
+    tokio::time::timeout(Duration::from_secs(150), async {
+        let driver = Driver::start().await;
+        let s = driver.session("board").await;
+        s.goto(&format!("{base}/analysis")).await;
+        s.wait(
+            "the empty analysis board",
+            "return !document.getElementById('board-setup').hidden && document.getElementById('board-position').value === 'standard w 0 -';",
+        )
+        .await;
+        // Both sides played here, by move text.
+        let mut position = "standard w 0 -".to_owned();
+        for i in 0..2 {
+            let mv = common::pick_move(&base, &position, i).await;
+            s.eval(
+                "document.getElementById('move-text').value = arguments[0]; document.getElementById('move-form').requestSubmit();",
+                json!([mv]),
+            )
+            .await;
+            position = after(&base, &position, &[json!(mv)]).await;
+            s.wait(
+                "the move played",
+                &format!("return document.querySelectorAll('#move-list li').length === {};", i + 1),
+            )
+            .await;
+        }
+        s.wait(
+            "the position's text",
+            &format!("return document.getElementById('board-position').value === {position:?};"),
+        )
+        .await;
+        // The engine's line of the shown position, its move the board's arrow.
+        s.wait(
+            "the engine's analysis and its arrow",
+            "return document.getElementById('analysis').textContent.includes('%') && !!document.querySelector('#board .hint-move');",
+        )
+        .await;
+        s.screenshot("analysis-3-board").await;
+        // The share link opens the board on the position.
+        let link = s
+            .eval("return document.getElementById('board-link').value;", json!([]))
+            .await;
+        let link = link.as_str().unwrap().to_owned();
+        assert!(link.starts_with(&format!("{base}/analysis#position=")), "{link}");
+        let other = driver.session("board-shared").await;
+        other.goto(&link).await;
+        other
+            .wait(
+                "the shared position",
+                &format!("return document.getElementById('board-position').value === {position:?} && !!document.querySelector('#board .hint-move');"),
+            )
+            .await;
+        // Set up: the other side to move.
+        other.click("#board-side").await;
+        let flipped = other
+            .wait(
+                "Black to move",
+                "const v = document.getElementById('board-position').value; return v.split(' ')[1] === 'b' && v;",
+            )
+            .await;
+        assert!(flipped.as_str().unwrap().ends_with(position.split(' ').nth(3).unwrap()));
+        other.quit().await;
+        s.quit().await;
+    })
+    .await
+    .expect("the board scenario finishes within 150 s");
+}

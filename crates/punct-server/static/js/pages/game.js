@@ -25,6 +25,8 @@ import { setUpSounds, soundOnClock, soundOnState } from "../game/sounds.js";
 import { showShare } from "../game/share.js";
 import { downloadRecord, playOn } from "./import.js";
 import { MARKS, createReview, progressText, renderGraph, renderSummary } from "../analysis/review.js";
+import { EMPTY, boardLink, createBoardGame, otherSideToMove } from "../analysis/board.js";
+import { navigate } from "../nav.js";
 
 const g = {
   id: null, token: null, state: null, socket: null,
@@ -36,6 +38,7 @@ const g = {
   clockAt: 0,
   missing: false,
   variation: null, // {ply, moves, positions, at}: the engine's line played out from game ply `ply`
+  free: false, // the free analysis board (/analysis): both sides played here, the server's engine asked first
 };
 const positions = new Map();
 /** A position text read once (the same texts come back at every render). */
@@ -50,7 +53,7 @@ function read(text) {
 }
 
 let board;
-const analysis = createAnalysis(() => render(), { inPage: () => isLocal(g.id) });
+const analysis = createAnalysis(() => render(), { inPage: () => isLocal(g.id) && !g.free });
 const gameReview = createReview(() => render());
 
 /** Says `text` in the board's note line; beside the cell a refusal `what` names (board.js). */
@@ -143,6 +146,27 @@ async function openLocal(id) {
   try { await g.socket.start(); } catch (e) { if (g.id === id) say(e.message); }
 }
 
+/**
+ * Shows the free analysis board on `start` (a position text; the empty board when blank):
+ * both sides are played here, and the engine's analysis of the shown position is on.
+ */
+export async function openBoard(start) {
+  closeGame();
+  g.free = true;
+  $("board-setup").hidden = false;
+  let made;
+  try { made = await createBoardGame(start); } catch (e) { say(t("common.unreadable", { reason: e.message })); return; }
+  g.id = made.id;
+  $("analysis-on").checked = true;
+  g.socket = new LocalGame({
+    record: made.record,
+    storage: made.storage,
+    onState: (state, full) => { if (g.id === made.id) applyState(state, full); },
+    onConnection: (ok, why) => { if (!ok && g.id === made.id) say(why || t("game.local.noEngine")); },
+  });
+  try { await g.socket.start(); } catch (e) { if (g.id === made.id) say(e.message); }
+}
+
 /** Shows an imported record or position (`replay` as /api/import gives it) for review and analysis. */
 export function openReplay(replay) {
   closeGame();
@@ -154,7 +178,8 @@ export function openReplay(replay) {
 /** Leaves the game: its socket closes and nothing of it is kept. */
 export function closeGame() {
   if (g.socket) g.socket.close();
-  Object.assign(g, { id: null, token: null, state: null, socket: null, replay: null, replayLoading: false, viewPly: null, legalFor: null, legalIndex: null, missing: false, variation: null });
+  Object.assign(g, { id: null, token: null, state: null, socket: null, replay: null, replayLoading: false, viewPly: null, legalFor: null, legalIndex: null, missing: false, variation: null, free: false });
+  $("board-setup").hidden = true;
   analysis.reset();
   gameReview.close();
   if (board) board.set({ position: null, legal: null });
@@ -393,6 +418,14 @@ function renderPanel(pos) {
   if (list.dataset.key !== listKey) renderMoveList(list, listKey, startPly);
   renderAnalysis(pos);
   renderReview();
+  if (g.free) renderSetup();
+}
+
+/** The free board's position text (unless being edited) and its link. */
+function renderSetup() {
+  const text = shownText();
+  if (document.activeElement !== $("board-position")) $("board-position").value = text;
+  $("board-link").value = boardLink(location.origin, text);
 }
 
 function renderMoveList(list, listKey, startPly) {
@@ -541,6 +574,10 @@ export function setUpGamePage() {
   $("last").addEventListener("click", () => review(allMoves().length));
   $("analysis-on").addEventListener("change", () => { analysis.reset(); render(); });
   $("review-request").addEventListener("click", () => gameReview.request());
+  $("board-apply").addEventListener("click", () => navigate({ page: "analysis", position: $("board-position").value.trim() || EMPTY }));
+  $("board-side").addEventListener("click", () => navigate({ page: "analysis", position: otherSideToMove(shownText()) }));
+  $("board-empty").addEventListener("click", () => navigate({ page: "analysis", position: EMPTY }));
+  $("board-copy").addEventListener("click", () => { $("board-link").select(); navigator.clipboard?.writeText($("board-link").value).catch(() => {}); });
   $("review-back").addEventListener("click", () => { g.variation = null; render(); });
 
   let resignTimer = null;
