@@ -12,18 +12,6 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use webdriver::Driver;
 
-/// A game on one screen with `plies` moves played over the API: (id, token).
-async fn played(base: &str, plies: usize) -> (String, String) {
-    let (id, token) = common::create(base, json!({ "mode": "local" })).await;
-    for i in 0..plies {
-        let (_, state) = common::get(&format!("{base}/api/games/{id}"), None).await;
-        let mv = common::pick_move(base, state["position"].as_str().unwrap(), i).await;
-        let (status, v) = common::play_move(base, &id, &token, &mv).await;
-        assert_eq!(status, 200, "{mv}: {v}");
-    }
-    (id, token)
-}
-
 /// The position after `moves` from `position`, as the server plays them.
 async fn after(base: &str, position: &str, moves: &[Value]) -> String {
     let mut pos = position.to_owned();
@@ -48,7 +36,7 @@ async fn a_finished_games_analysis_is_asked_for_shown_and_its_line_played_out() 
     webdriver::watchdog("the analysis browser test", Duration::from_secs(300));
     let base = common::start_in_process(&common::temp_db("browser-analysis")).await;
     tokio::time::timeout(Duration::from_secs(240), async {
-        let (id, token) = played(&base, 12).await;
+        let (id, token) = common::local_game_played(&base, 12).await;
         let (status, v) = common::post(
             &format!("{base}/api/games/{id}/resign"),
             Some(&token),
@@ -172,7 +160,7 @@ async fn a_live_game_is_not_analysed_for_its_watchers_nor_its_players() {
     webdriver::watchdog("the fairness browser test", Duration::from_secs(200));
     let base = common::start_in_process(&common::temp_db("browser-fairness")).await;
     tokio::time::timeout(Duration::from_secs(150), async {
-        let (id, _token) = played(&base, 8).await;
+        let (id, _token) = common::local_game_played(&base, 8).await;
         let driver = Driver::start().await;
         let s = driver.session("fairness").await;
         s.goto(&format!("{base}/g/{id}")).await;
