@@ -69,6 +69,12 @@ impl Game {
         self.outcome
     }
 
+    /// The hash ([`Position::hash`]) of the position before each move, then of the current
+    /// one: every position the game has been in, in order.
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
     /// How many times the current position has occurred (1 the first time).
     pub fn repetitions(&self) -> usize {
         let now = self.position.hash();

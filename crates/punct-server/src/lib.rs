@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod engine;
 pub mod error;
 pub mod games;

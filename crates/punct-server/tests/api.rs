@@ -362,11 +362,15 @@ async fn import_legal_moves_analysis_and_bad_input() {
     )
     .await;
     assert_eq!(status, 400, "{v}");
-    let (id, _) = create(
+    let (id, token) = create(
         &base,
         json!({ "mode": "local", "start": "standard b 1 wTE4:0@1" }),
     )
     .await;
+    // Listed as being played once it has begun.
+    let mv = pick_move(&base, "standard b 1 wTE4:0@1", 0).await;
+    let (status, v) = play_move(&base, &id, &token, &mv).await;
+    assert_eq!(status, 200, "{v}");
     let (_, list) = get(&format!("{base}/api/games"), None).await;
     assert!(
         list["games"]
@@ -388,7 +392,10 @@ async fn import_legal_moves_analysis_and_bad_input() {
 #[tokio::test]
 async fn the_list_shows_live_and_finished_games() {
     let base = start_in_process(&temp_db("list")).await;
-    let (live, _) = create(&base, json!({ "mode": "local" })).await;
+    let (live, live_token) = create(&base, json!({ "mode": "local" })).await;
+    let (status, v) = play_move(&base, &live, &live_token, "TE4:0").await;
+    assert_eq!(status, 200, "{v}");
+    let (unstarted, _) = create(&base, json!({ "mode": "local" })).await;
     let (done, token) = create(&base, json!({ "mode": "local" })).await;
     let (status, _) = post(
         &format!("{base}/api/games/{done}/resign"),
@@ -401,6 +408,10 @@ async fn the_list_shows_live_and_finished_games() {
     let games = list["games"].as_array().unwrap();
     let find = |id: &str| games.iter().find(|g| g["id"] == id).cloned().unwrap();
     assert_eq!(find(&live)["live"], true);
+    assert!(
+        games.iter().all(|g| g["id"] != unstarted.as_str()),
+        "a game without a move is not listed as being played: {list}"
+    );
     assert_eq!(find(&done)["live"], false);
     assert_eq!(find(&done)["result"], "Black wins by resignation");
 }

@@ -255,17 +255,13 @@ async fn against_the_computer(driver: &Driver, base: &str) {
     )
     .await;
 
-    // Analysis of the shown position: the evaluation, the best line, and the best move on the
-    // board.
+    // No engine analysis of a game being played (API.md, Fairness), for anyone.
     s.click("#analysis-on").await;
-    let analysis = s
-        .wait(
-            "the analysis",
-            "const t = document.getElementById('analysis').textContent; return t.includes('Best line') && document.querySelector('g.hint-move') && t;",
-        )
-        .await;
-    assert!(analysis.as_str().unwrap().contains("win"), "{analysis}");
-    s.screenshot("computer-5-analysis").await;
+    s.wait(
+        "the analysis refused while the game is played",
+        "return document.getElementById('analysis').textContent.includes('no position of a game being played');",
+    )
+    .await;
     s.click("#analysis-on").await;
     colours_stay_apart(&s).await;
 
@@ -278,6 +274,20 @@ async fn against_the_computer(driver: &Driver, base: &str) {
         "return document.getElementById('status').textContent.includes('resign');",
     )
     .await;
+
+    // Once the game is over, analysis of the shown position: the evaluation, the best line,
+    // and the best move on the board.
+    s.click("#first").await;
+    s.click("#next").await;
+    s.click("#analysis-on").await;
+    let analysis = s
+        .wait(
+            "the analysis",
+            "const t = document.getElementById('analysis').textContent; return t.includes('Best line') && document.querySelector('g.hint-move') && t;",
+        )
+        .await;
+    assert!(analysis.as_str().unwrap().contains("win"), "{analysis}");
+    s.screenshot("computer-5-analysis").await;
     s.quit().await;
 }
 

@@ -23,13 +23,7 @@ async fn a_finished_game_is_shared_as_pictures() {
     let base = common::start_in_process(&common::temp_db("browser-share")).await;
     tokio::time::timeout(Duration::from_secs(240), async {
         // A game on one screen, played and resigned over the API.
-        let (id, token) = common::create(&base, json!({ "mode": "local" })).await;
-        for i in 0..6 {
-            let (_, state) = common::get(&format!("{base}/api/games/{id}"), None).await;
-            let mv = common::pick_move(&base, state["position"].as_str().unwrap(), i).await;
-            let (status, v) = common::play_move(&base, &id, &token, &mv).await;
-            assert_eq!(status, 200, "{mv}: {v}");
-        }
+        let (id, token) = common::local_game_played(&base, 6).await;
         let driver = Driver::start().await;
         let s = driver.session("share").await;
         // While the game is played the preview waits to be asked for, so that a picture is

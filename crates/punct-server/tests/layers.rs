@@ -11,6 +11,7 @@ const LAYERS: &[&[&str]] = &[
     &["http"],
     &["ws"],
     &["wire"],
+    &["analysis"],
     &["games"],
     &["room", "records", "pictures"],
     &["players"],

@@ -145,18 +145,20 @@ async fn between_people_the_rematch_is_offered_and_accepted_over_the_websocket()
     assert_eq!(again["rematch"], new_id.as_str());
     assert_eq!(again["seq"], seq + 1);
 
-    // Colours swapped, each token holding its person's new seat; the clock runs at once.
+    // Colours swapped, each token holding its person's new seat; the clock waits for the
+    // first move.
     let as_white = state(&base, &new_id, Some(&black)).await;
     assert_eq!(as_white["you"], json!(["white"]));
     assert_eq!(as_white["seats"]["white"]["name"], "Bo");
     assert_eq!(as_white["seats"]["black"]["name"], "Ada");
     assert_eq!(as_white["clock"]["initial_ms"], 180_000);
-    assert_eq!(as_white["clock"]["running"], "white");
+    assert_eq!(as_white["clock"]["running"], Value::Null);
     assert_eq!(as_white["invite"], Value::Null);
     let as_black = state(&base, &new_id, Some(&white)).await;
     assert_eq!(as_black["you"], json!(["black"]));
     let (status, v) = play_move(&base, &new_id, &black, "TE4:0").await;
     assert_eq!(status, 200, "the new White plays: {v}");
+    assert_eq!(v["clock"]["running"], "black", "{v}");
 }
 
 #[tokio::test]

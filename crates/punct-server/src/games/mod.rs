@@ -19,6 +19,7 @@ mod computer;
 mod detached;
 mod expiry;
 mod failures;
+mod fairness;
 mod finished;
 mod players;
 mod reads;

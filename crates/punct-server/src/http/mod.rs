@@ -4,6 +4,7 @@
 //! headers). It speaks HTTP for the games below it and knows no game rule.
 
 mod account;
+mod analysis;
 mod assets;
 pub mod auth;
 mod catalogue;
@@ -123,6 +124,11 @@ pub fn router(hub: Hub, config: &Config) -> Router {
                 &time,
             ),
         )
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::progress).post(analysis::request),
+        )
+        .route("/api/games/{id}/analysis/record", get(analysis::record))
         .route("/g/{id}", get(pictures::game_page))
         .route("/g/{id}/image.png", get(pictures::game_png))
         .route("/g/{id}/game.gif", get(pictures::game_gif))
@@ -131,6 +137,10 @@ pub fn router(hub: Hub, config: &Config) -> Router {
         .merge(account_routes())
         .fallback(not_found.layer(CompressionLayer::new()))
         .layer(Extension(crate::pictures::Painters::default()))
+        .layer(Extension(crate::analysis::Analyses::new(
+            hub.clone(),
+            config.engine_movetime,
+        )))
         // Bodies are read whole, and bounded, before the handlers (request_body.rs).
         .layer(DefaultBodyLimit::disable())
         .with_state(hub);

@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use super::error::ApiError;
 use super::extract::parse;
+use crate::error::Error;
 use crate::games::Hub;
 use crate::wire::analysis::Analysis;
 use crate::wire::legal::{LegalMoves, MoveChecked};
@@ -67,6 +68,31 @@ pub(super) async fn legal(Query(q): Query<PositionQuery>) -> Result<Response, Ap
     Ok(Json(checked).into_response())
 }
 
+/// Refuses (403) when one of `positions` occurs in a live game: the engine helps nobody
+/// playing one (`games::fairness`, API.md "Fairness").
+pub(super) async fn refuse_live(hub: &Hub, positions: &[Position]) -> Result<(), ApiError> {
+    match hub.withheld(positions).await? {
+        None => Ok(()),
+        Some((i, _)) => Err(ApiError::from(Error::forbidden(withheld_reason(
+            positions.len(),
+            i,
+        )))),
+    }
+}
+
+/// Why the analysis of a position (the `i`th of `n`) is refused.
+fn withheld_reason(n: usize, i: usize) -> String {
+    let which = if n == 1 {
+        "the position".to_owned()
+    } else {
+        format!("position {i} of the game (after {i} moves)")
+    };
+    format!(
+        "{which} occurs in a game being played: the engine does not analyse it until that \
+         game is over"
+    )
+}
+
 /// The body of the endpoints that take one text: `{"text"}` or `{"position"}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -84,6 +110,7 @@ pub(super) async fn analyse(
 ) -> Result<Json<Analysis>, ApiError> {
     let req: TextRequest = parse(&body)?;
     let pos = position_of(req.position.as_deref())?;
+    refuse_live(&hub, std::slice::from_ref(&pos)).await?;
     let move_number = pos.move_number();
     let found = hub
         .engine()

@@ -136,8 +136,8 @@ pub fn parse_colour(s: &str) -> Option<Colour> {
 }
 
 impl Room {
-    /// A new room; the clock starts at once unless a seat is still open. An open seat gets
-    /// an invitation secret.
+    /// A new room; its clock waits for the first move (as on lichess: nobody's time runs
+    /// before the game has begun). An open seat gets an invitation secret.
     pub fn new(
         id: String,
         mode: Mode,
@@ -176,8 +176,12 @@ impl Room {
         room
     }
 
+    /// Starts the clock of a game under way: both seats taken, a move made (the first move
+    /// starts the second player's time), the game not over.
     fn start_clock_if_ready(&mut self, now: i64) {
-        let ready = !self.seats.iter().any(Seat::is_open) && self.game.outcome().is_none();
+        let ready = !self.seats.iter().any(Seat::is_open)
+            && !self.game.moves().is_empty()
+            && self.game.outcome().is_none();
         if let Some(clock) = self.clock.as_mut().filter(|_| ready) {
             clock.start(now);
         }
@@ -577,6 +581,8 @@ impl Room {
         }
         self.draw_offer = None;
         self.takeback_request = None;
+        // Once started, the clock runs on, even back at the start: taking back must not
+        // stop anyone's time.
         if let Some(c) = self.clock.as_mut() {
             c.start(now);
         }

@@ -208,10 +208,11 @@ impl Room {
         }
     }
 
-    /// Whether anyone may see the game in the list of games: not a friend game whose open
-    /// seat waits for the friend who holds its invitation.
+    /// Whether anyone may see the game in the list of live games: not a friend game whose
+    /// open seat waits for the friend who holds its invitation, nor a game not yet begun
+    /// (nothing to watch: one left without a move is aborted, never played).
     pub fn is_public(&self) -> bool {
-        !self.seats.iter().any(Seat::is_open)
+        !self.seats.iter().any(Seat::is_open) && !self.game.moves().is_empty()
     }
 
     /// The stored form.

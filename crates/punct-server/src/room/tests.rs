@@ -251,7 +251,8 @@ fn a_restart_charges_thinking_time_but_not_downtime() {
     let c = back.clock.as_ref().unwrap();
     assert_eq!(c.left(Colour::Black, Colour::Black, 100_000), 56_000);
     assert_eq!(c.left(Colour::Black, Colour::Black, 101_000), 55_000);
-    assert_eq!(c.left(Colour::White, Colour::Black, 101_000), 51_000);
+    // White's first move cost nothing (the clock starts with it), and earned the increment.
+    assert_eq!(c.left(Colour::White, Colour::Black, 101_000), 61_000);
     // Out of time before the crash: the flag falls at once.
     let mut late = Room::from_stored(room.to_stored(), 200_000, 75_000).unwrap();
     assert!(late.check_flag(200_000));
@@ -270,8 +271,9 @@ fn a_takeback_charges_the_side_that_was_thinking() {
     room.act(b, &Action::Takeback, 40_000).unwrap();
     let c = room.clock.as_ref().unwrap();
     assert_eq!(c.left(Colour::Black, Colour::White, 40_000), 30_000);
-    // White, to move again, runs from the takeback on.
-    assert_eq!(c.left(Colour::White, Colour::White, 45_000), 46_000);
+    // White, to move again, runs from the takeback on (its first move cost nothing, and
+    // earned the increment).
+    assert_eq!(c.left(Colour::White, Colour::White, 45_000), 56_000);
 }
 
 #[test]
@@ -290,20 +292,25 @@ fn takebacks_against_the_computer_do_not_stop_the_clock() {
     let w = room.audience(Some("tw")).colours();
     room.act(w, &mv("TE4:0"), 1_000).unwrap();
     room.act(&[Colour::Black], &mv("TK5:0"), 2_000).unwrap();
-    // White thinks 20 s and takes back both moves: White is charged its first second and
-    // these 20 s, so taking back again and again does not stop White's clock.
+    // White thinks 20 s and takes back both moves: White is charged these 20 s (its first
+    // move cost nothing: the clock started with it), so taking back again and again does
+    // not give White time.
     room.act(w, &Action::Takeback, 22_000).unwrap();
     assert!(room.game.moves().is_empty());
     let c = room.clock.as_ref().unwrap();
-    assert_eq!(c.left(Colour::White, Colour::White, 22_000), 39_000);
+    assert_eq!(c.left(Colour::White, Colour::White, 22_000), 40_000);
 }
 
 #[test]
 fn running_out_of_time_loses() {
     let mut room = friend_room();
-    assert!(!room.check_flag(59_999));
-    assert!(room.check_flag(60_000));
-    assert_eq!(room.game.outcome().unwrap().winner, Some(Colour::Black));
+    // Nobody's time runs before the first move.
+    assert!(!room.check_flag(600_000));
+    let w = room.audience(Some("tw")).colours();
+    room.act(w, &mv("TE4:0"), 1_000).unwrap();
+    assert!(!room.check_flag(60_999));
+    assert!(room.check_flag(61_000));
+    assert_eq!(room.game.outcome().unwrap().winner, Some(Colour::White));
 }
 
 fn lifetimes() -> Lifetimes {
@@ -469,7 +476,7 @@ fn a_rematch_swaps_the_seats_and_starts_afresh_and_survives_storing() {
     assert!(new.game.moves().is_empty() && new.is_live());
     let clock = new.clock.as_ref().unwrap();
     assert_eq!(clock.remaining_ms, [60_000, 60_000]);
-    assert_eq!(clock.running_since, Some(4_000), "both seats held: it runs");
+    assert_eq!(clock.running_since, None, "it waits for the first move");
     assert_eq!(new.invite, None);
 
     assert_eq!(room.record_rematch(b, "h".into(), 4_000), Change::Rematch);

@@ -36,6 +36,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "account_settings",
         sql: include_str!("migrations/0100_account_settings.sql"),
     },
+    Migration {
+        version: 400,
+        name: "analyses",
+        sql: include_str!("migrations/0400_analyses.sql"),
+    },
 ];
 
 /// The key of PostgreSQL's advisory lock held while migrating and while the base tables are
@@ -139,18 +144,17 @@ mod tests {
     fn migrations_apply_once_and_in_order_on_sqlite() {
         let mut db = rusqlite::Connection::open_in_memory().unwrap();
         let db: &mut dyn Sql = &mut db;
-        let all: Vec<i64> = MIGRATIONS.iter().map(|m| m.version).collect();
-        assert_eq!(run(db, 1).unwrap(), all);
+        let versions: Vec<i64> = MIGRATIONS.iter().map(|m| m.version).collect();
+        assert_eq!(run(db, 1).unwrap(), versions);
         assert!(run(db, 2).unwrap().is_empty());
-        let more = [
-            MIGRATIONS[0],
-            Migration {
-                version: 2,
-                name: "more",
-                sql: "CREATE TABLE more (id TEXT PRIMARY KEY)",
-            },
-        ];
-        assert_eq!(apply(db, &more, 3).unwrap(), [2]);
+        let next = versions[versions.len() - 1] + 1;
+        let mut more = MIGRATIONS.to_vec();
+        more.push(Migration {
+            version: next,
+            name: "more",
+            sql: "CREATE TABLE more (id TEXT PRIMARY KEY)",
+        });
+        assert_eq!(apply(db, &more, 3).unwrap(), [next]);
         let rows = db
             .query(
                 "SELECT version, applied_ms FROM schema_migrations ORDER BY version",
@@ -161,9 +165,8 @@ mod tests {
             .iter()
             .map(|r| (r.int("version").unwrap(), r.int("applied_ms").unwrap()))
             .collect();
-        let mut expected: Vec<(i64, i64)> = all.iter().map(|&v| (v, 1)).collect();
-        expected.push((2, 3));
-        expected.sort();
+        let mut expected: Vec<(i64, i64)> = versions.iter().map(|&v| (v, 1)).collect();
+        expected.push((next, 3));
         assert_eq!(seen, expected);
     }
 

@@ -10,7 +10,7 @@ import { onServerChange, serverAnswered } from "./offline.js";
 import { routeOf } from "./routes.js";
 import { applyLook, loadLook } from "./settings.js";
 import { setUpSettings } from "./settings-menu.js";
-import { closeGame, openGame, openReplay, setUpGamePage } from "./pages/game.js";
+import { closeGame, openBoard, openGame, openReplay, setUpGamePage } from "./pages/game.js";
 import { loadGames } from "./pages/games.js";
 import { openHome, setUpHomePage } from "./pages/home.js";
 import { importText, setUpImportPage } from "./pages/import.js";
@@ -29,10 +29,11 @@ function show(view) {
   }
 }
 
-async function openAnalysis(text) {
+async function openAnalysis(text, position) {
   closeGame();
   show("game");
-  if (!text) { navigate({ page: "import" }, { replace: true }); return; }
+  // No record to review: the free analysis board, on the position the address gives.
+  if (!text) { openBoard(position || ""); return; }
   try {
     const { games, skipped } = await importText(text);
     if (!games.length) throw new Error(skipped.length ? skipped[0].reason : t("import.noGame"));
@@ -43,14 +44,14 @@ async function openAnalysis(text) {
 /** Shows the page the address names. */
 function route() {
   const next = routeOf(location.pathname, location.hash);
-  const same = current && current.page === next.page && current.id === next.id && current.text === next.text && current.name === next.name;
+  const same = current && current.page === next.page && current.id === next.id && current.text === next.text && current.name === next.name && current.position === next.position;
   current = next;
   if (same && next.page === "game") return;
   if (next.page !== "game" && next.page !== "analysis") closeGame();
   if (next.page !== "rules") closeRules();
   document.title = TITLES[next.page] ? t(TITLES[next.page]) : "PÜNCT";
   if (next.page === "game") { show("game"); openGame(next.id); return; }
-  if (next.page === "analysis") { openAnalysis(next.text); return; }
+  if (next.page === "analysis") { openAnalysis(next.text, next.position); return; }
   if (openAccountPage(next, show)) return;
   show(next.page);
   if (next.page === "games") loadGames();

@@ -5,7 +5,8 @@ const PAGES = { "/": "home", "/games": "games", "/learn": "learn", "/rules": "ru
 
 /**
  * The page an address shows: `{page: "home" | "games" | "learn" | "rules" | "import"}`,
- * `{page: "game", id}`, `{page: "analysis", text}` (the record or position in the hash) or
+ * `{page: "game", id}`, `{page: "analysis", text, position?}` (the record under review, or the
+ * free board's position, in the hash) or
  * `{page: "missing", path}`.
  */
 export function routeOf(pathname, hash = "") {
@@ -17,8 +18,9 @@ export function routeOf(pathname, hash = "") {
   const page = PAGES[path];
   if (!page) return { page: "missing", path: pathname };
   if (page === "analysis") {
-    const text = new URLSearchParams(hash.replace(/^#/, "")).get("text");
-    return { page, text: text || "" };
+    const params = new URLSearchParams(hash.replace(/^#/, ""));
+    const position = params.get("position");
+    return { page, text: params.get("text") || "", ...(position ? { position } : {}) };
   }
   return { page };
 }
@@ -27,6 +29,7 @@ export function routeOf(pathname, hash = "") {
 export function pathOf(route) {
   if (route.page === "game") return `/g/${encodeURIComponent(route.id)}`;
   if (route.page === "profile") return `/@/${encodeURIComponent(route.name)}`;
+  if (route.page === "analysis" && route.position) return `/analysis#${new URLSearchParams({ position: route.position })}`;
   if (route.page === "analysis") return route.text ? `/analysis#${new URLSearchParams({ text: route.text })}` : "/analysis";
   const path = Object.keys(PAGES).find((p) => PAGES[p] === route.page);
   return path || "/";

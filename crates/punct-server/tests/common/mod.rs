@@ -269,6 +269,19 @@ pub async fn pick_move(base: &str, position: &str, seed: usize) -> String {
     }
 }
 
+/// A game on one screen with `plies` moves played over the API (each by `pick_move`):
+/// (id, token).
+pub async fn local_game_played(base: &str, plies: usize) -> (String, String) {
+    let (id, token) = create(base, json!({ "mode": "local" })).await;
+    for i in 0..plies {
+        let (_, state) = get(&format!("{base}/api/games/{id}"), None).await;
+        let mv = pick_move(base, state["position"].as_str().unwrap(), i).await;
+        let (status, v) = play_move(base, &id, &token, &mv).await;
+        assert_eq!(status, 200, "{mv}: {v}");
+    }
+    (id, token)
+}
+
 /// A WebSocket to a game.
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 

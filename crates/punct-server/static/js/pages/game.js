@@ -25,6 +25,9 @@ import { followRematch, renderRematch } from "../game/rematch.js";
 import { setUpSounds, soundOnClock, soundOnState } from "../game/sounds.js";
 import { showShare } from "../game/share.js";
 import { downloadRecord, playOn } from "./import.js";
+import { MARKS, createReview, progressText, renderGraph, renderSummary } from "../analysis/review.js";
+import { EMPTY, boardLink, createBoardGame, otherSideToMove } from "../analysis/board.js";
+import { navigate } from "../nav.js";
 
 const g = {
   id: null, token: null, state: null, socket: null,
@@ -35,6 +38,8 @@ const g = {
   flipped: false,
   clockAt: 0,
   missing: false,
+  variation: null, // {ply, moves, positions, at}: the engine's line played out from game ply `ply`
+  free: false, // the free analysis board (/analysis): both sides played here, the server's engine asked first
 };
 const positions = new Map();
 /** A position text read once (the same texts come back at every render). */
@@ -49,7 +54,8 @@ function read(text) {
 }
 
 let board;
-const analysis = createAnalysis(() => render(), { inPage: () => isLocal(g.id) });
+const analysis = createAnalysis(() => render(), { inPage: () => isLocal(g.id) && !g.free });
+const gameReview = createReview(() => render());
 
 /** Says `text` in the board's note line; beside the cell a refusal `what` names (board.js). */
 function say(text, what = null) {
@@ -62,6 +68,7 @@ function allMoves() { return g.state ? g.state.moves : (g.replay ? g.replay.move
 function shownPly() { return g.viewPly === null ? allMoves().length : g.viewPly; }
 function atEnd() { return g.viewPly === null || g.viewPly === allMoves().length; }
 function shownText() {
+  if (g.variation) return g.variation.positions[g.variation.at];
   if (g.viewPly !== null && g.replay) return g.replay.positions[Math.min(g.viewPly, g.replay.positions.length - 1)];
   if (g.state) return g.state.position;
   if (g.replay) return g.replay.positions[g.replay.positions.length - 1];
@@ -140,6 +147,27 @@ async function openLocal(id) {
   try { await g.socket.start(); } catch (e) { if (g.id === id) say(e.message); }
 }
 
+/**
+ * Shows the free analysis board on `start` (a position text; the empty board when blank):
+ * both sides are played here, and the engine's analysis of the shown position is on.
+ */
+export async function openBoard(start) {
+  closeGame();
+  g.free = true;
+  $("board-setup").hidden = false;
+  let made;
+  try { made = await createBoardGame(start); } catch (e) { say(t("common.unreadable", { reason: e.message })); return; }
+  g.id = made.id;
+  $("analysis-on").checked = true;
+  g.socket = new LocalGame({
+    record: made.record,
+    storage: made.storage,
+    onState: (state, full) => { if (g.id === made.id) applyState(state, full); },
+    onConnection: (ok, why) => { if (!ok && g.id === made.id) say(why || t("game.local.noEngine")); },
+  });
+  try { await g.socket.start(); } catch (e) { if (g.id === made.id) say(e.message); }
+}
+
 /** Shows an imported record or position (`replay` as /api/import gives it) for review and analysis. */
 export function openReplay(replay) {
   closeGame();
@@ -151,8 +179,10 @@ export function openReplay(replay) {
 /** Leaves the game: its socket closes and nothing of it is kept. */
 export function closeGame() {
   if (g.socket) g.socket.close();
-  Object.assign(g, { id: null, token: null, state: null, socket: null, replay: null, replayLoading: false, viewPly: null, legalFor: null, legalIndex: null, missing: false });
+  Object.assign(g, { id: null, token: null, state: null, socket: null, replay: null, replayLoading: false, viewPly: null, legalFor: null, legalIndex: null, missing: false, variation: null, free: false });
+  $("board-setup").hidden = true;
   analysis.reset();
+  gameReview.close();
   if (board) board.set({ position: null, legal: null });
   $("conn").hidden = true;
   $("local-note").hidden = true;
@@ -275,14 +305,17 @@ function render() {
   const ply = shownPly();
   const out = atEnd() ? outcome() : null;
   const hint = analysisOn() && !analysisRefused() ? analysis.resultFor(text) : null;
+  const reviewed = !g.variation && gameReview.done();
+  const better = reviewed && reviewed.positions[ply] ? reviewed.positions[ply].best : null;
+  const v = g.variation;
   board.set({
     position: pos,
-    legal: live && myTurn() ? g.legalIndex : null,
+    legal: live && myTurn() && !v ? g.legalIndex : null,
     flipped: g.flipped,
-    lastMove: ply > 0 ? allMoves()[ply - 1] : null,
+    lastMove: v ? (v.at > 0 ? v.moves[v.at - 1] : (ply > 0 ? allMoves()[ply - 1] : null)) : (ply > 0 ? allMoves()[ply - 1] : null),
     chain: (out && out.winning_chain) || [],
     won: out && out.winning_chain && out.winning_chain.length ? out.winner : null,
-    hint: hint && hint.best_move,
+    hint: (hint && hint.best_move) || better,
     lifted: $("lift").checked,
     confirm: $("confirm-moves").checked,
   });
@@ -382,9 +415,18 @@ function renderPanel(pos) {
 
   const list = $("move-list");
   const startPly = read(g.state ? g.state.start : g.replay.start).ply;
-  const listKey = `${startPly}|${allMoves().join(" ")}|${shownPly()}`;
+  const listKey = `${startPly}|${allMoves().join(" ")}|${shownPly()}|${gameReview.done() ? "r" : ""}`;
   if (list.dataset.key !== listKey) renderMoveList(list, listKey, startPly);
   renderAnalysis(pos);
+  renderReview();
+  if (g.free) renderSetup();
+}
+
+/** The free board's position text (unless being edited) and its link. */
+function renderSetup() {
+  const text = shownText();
+  if (document.activeElement !== $("board-position")) $("board-position").value = text;
+  $("board-link").value = boardLink(location.origin, text);
 }
 
 function renderMoveList(list, listKey, startPly) {
@@ -392,7 +434,9 @@ function renderMoveList(list, listKey, startPly) {
   list.textContent = "";
   allMoves().forEach((m, i) => {
     const ply = startPly + i;
-    const b = el("button", { type: "button", text: m, "aria-label": t("game.moveLabel", { number: moveLabel(ply), side: sideName(ply % 2 === 0 ? "white" : "black"), move: m }), onclick: () => review(i + 1) });
+    const judged = gameReview.done() && gameReview.done().moves[i];
+    const mark = judged && judged.class ? MARKS[judged.class] : "";
+    const b = el("button", { type: "button", text: m + mark, "data-class": (judged && judged.class) || "", "aria-label": t("game.moveLabel", { number: moveLabel(ply), side: sideName(ply % 2 === 0 ? "white" : "black"), move: m }), onclick: () => review(i + 1) });
     if (i + 1 === shownPly()) { b.classList.add("current"); b.setAttribute("aria-current", "step"); }
     list.appendChild(el("li", { "data-n": moveLabel(ply), class: ply % 2 === 0 ? "w" : "b" }, b));
   });
@@ -421,6 +465,7 @@ setInterval(() => { if (g.state) updateClocks(); }, 200);
 // ---------- Review and analysis ----------
 
 function review(ply) {
+  g.variation = null;
   const n = allMoves().length;
   ply = Math.max(0, Math.min(n, ply));
   g.viewPly = g.state && ply === n ? null : ply;
@@ -429,11 +474,11 @@ function review(ply) {
 }
 
 const analysisOn = () => $("analysis-on").checked;
-// Players of a live game against another person do not get analysis (watchers do, and
-// everyone once the game is over).
+// The server analyses no position of a game being played, for anyone (API.md, Fairness):
+// everyone may once the game is over. A game played in this browser is the page's own.
 function analysisRefused() {
   const s = g.state;
-  return s && !s.outcome && s.mode === "friend" && s.you.length ? t("game.analysis.refused") : null;
+  return s && !s.outcome && !isLocal(g.id) ? t("analysis.live") : null;
 }
 function renderAnalysis(pos) {
   const on = analysisOn();
@@ -447,6 +492,62 @@ function renderAnalysis(pos) {
   const { text, white } = describeAnalysis(r, pos);
   box.textContent = text;
   if (white !== null) $("evalbar-white").style.width = `${(white * 100).toFixed(0)}%`;
+}
+
+/** The computer analysis of a finished game of the server: its request, progress, graph, figures and line. */
+function renderReview() {
+  const s = g.state;
+  const box = $("review-box");
+  box.hidden = !(s && s.outcome && g.id && !isLocal(g.id));
+  if (box.hidden) return;
+  gameReview.open(g.id);
+  const view = gameReview.view();
+  const done = gameReview.done();
+  $("review-request").hidden = !(view && (view.state === "none" || view.state === "failed"));
+  $("review-progress").textContent = progressText(view, gameReview.error());
+  $("review-back").hidden = !g.variation;
+  $("review-summary").hidden = !done;
+  if (!done) { $("review-graph").textContent = ""; $("review-line").textContent = ""; return; }
+  if (!g.replay) fetchReplay();
+  renderGraph($("review-graph"), done, g.variation ? g.variation.ply : shownPly(), (ply) => review(ply));
+  renderSummary($("review-summary"), done, { white: seatName(s, "white"), black: seatName(s, "black") });
+  renderLine(done);
+}
+
+/** The engine's line at the shown game position, each move a button that plays the line out to it. */
+function renderLine(done) {
+  const line = $("review-line");
+  const ply = g.variation ? g.variation.ply : shownPly();
+  const at = done.positions[ply];
+  const key = `${ply}|${g.variation ? g.variation.at : -1}`;
+  if (line.dataset.key === key) return;
+  line.dataset.key = key;
+  line.textContent = "";
+  if (!at || !at.pv.length) return;
+  const startPly = read(g.state.start).ply + ply;
+  line.append(t("analysis.line") + " ");
+  at.pv.forEach((m, i) => {
+    const b = el("button", { type: "button", class: "line-move", text: `${moveLabel(startPly + i)} ${m}`, onclick: () => playLine(ply, at.pv.slice(0, i + 1)) });
+    if (g.variation && g.variation.at === i + 1) b.classList.add("current");
+    line.append(b, " ");
+  });
+}
+
+/** Shows the engine's `moves` played out on the board from game ply `ply`. */
+async function playLine(ply, moves) {
+  const base = g.replay ? g.replay.positions[ply] : (ply === allMoves().length && g.state ? g.state.position : null);
+  if (!base) { fetchReplay(); say(t("analysis.loading")); return; }
+  const positions = [base];
+  try {
+    for (const m of moves) {
+      const r = await legalAnswer(positions[positions.length - 1], m);
+      if (!r.legal) throw new Error(refusalText(r));
+      positions.push(r.position);
+    }
+  } catch (e) { say(e.message); return; }
+  g.viewPly = ply;
+  g.variation = { ply, moves, positions, at: moves.length };
+  render();
 }
 
 // ---------- Controls ----------
@@ -473,6 +574,12 @@ export function setUpGamePage() {
   $("next").addEventListener("click", () => review(shownPly() + 1));
   $("last").addEventListener("click", () => review(allMoves().length));
   $("analysis-on").addEventListener("change", () => { analysis.reset(); render(); });
+  $("review-request").addEventListener("click", () => gameReview.request());
+  $("board-apply").addEventListener("click", () => navigate({ page: "analysis", position: $("board-position").value.trim() || EMPTY }));
+  $("board-side").addEventListener("click", () => navigate({ page: "analysis", position: otherSideToMove(shownText()) }));
+  $("board-empty").addEventListener("click", () => navigate({ page: "analysis", position: EMPTY }));
+  $("board-copy").addEventListener("click", () => { $("board-link").select(); navigator.clipboard?.writeText($("board-link").value).catch(() => {}); });
+  $("review-back").addEventListener("click", () => { g.variation = null; render(); });
 
   let resignTimer = null;
   const disarm = () => { clearTimeout(resignTimer); $("resign").textContent = t("game.resign"); $("resign").classList.remove("primary"); $("resign-no").hidden = true; };
@@ -501,6 +608,7 @@ export function setUpGamePage() {
   $("export-record").addEventListener("click", async () => {
     try {
       if (g.socket instanceof LocalGame) showExport(await g.socket.recordText(), `punct-${g.id}.pgn`);
+      else if (g.id && gameReview.done()) showExport(await api("GET", `/api/games/${encodeURIComponent(g.id)}/analysis/record`), `punct-${g.id}.pgn`);
       else if (g.id) showExport(await api("GET", `/api/games/${encodeURIComponent(g.id)}/record`), `punct-${g.id}.pgn`);
       else if (g.replay && g.replay.record) showExport(g.replay.record, "punct-game.pgn");
       else showExport(await downloadRecord(g.replay), "punct-game.pgn");
