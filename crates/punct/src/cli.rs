@@ -451,4 +451,9 @@ pub struct ServeArgs {
     /// server runs, so that a test can move the server's time on without waiting.
     #[arg(long, hide = true)]
     pub clock_file: Option<std::path::PathBuf>,
+    /// This node's name when several servers share one PostgreSQL (docs/deploy.md): a
+    /// node started again under its name takes its games back at once [default: the host
+    /// name and the port]
+    #[arg(long, env = "PUNCT_NODE")]
+    pub node: Option<String>,
 }

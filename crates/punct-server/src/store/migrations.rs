@@ -25,11 +25,18 @@ pub struct Migration {
 }
 
 /// Every migration, in order.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "players",
-    sql: include_str!("migrations/0001_players.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "players",
+        sql: include_str!("migrations/0001_players.sql"),
+    },
+    Migration {
+        version: 300,
+        name: "cluster",
+        sql: include_str!("migrations/0300_cluster.sql"),
+    },
+];
 
 /// The key of PostgreSQL's advisory lock held while migrating ("punct" in ASCII).
 const LOCK: i64 = 0x70_75_6e_63_74;
@@ -131,7 +138,7 @@ mod tests {
     fn migrations_apply_once_and_in_order_on_sqlite() {
         let mut db = rusqlite::Connection::open_in_memory().unwrap();
         let db: &mut dyn Sql = &mut db;
-        assert_eq!(run(db, 1).unwrap(), [1]);
+        assert_eq!(run(db, 1).unwrap(), [1, 300]);
         assert!(run(db, 2).unwrap().is_empty());
         let more = [
             MIGRATIONS[0],
@@ -152,7 +159,7 @@ mod tests {
             .iter()
             .map(|r| (r.int("version").unwrap(), r.int("applied_ms").unwrap()))
             .collect();
-        assert_eq!(seen, [(1, 1), (2, 3)]);
+        assert_eq!(seen, [(1, 1), (2, 3), (300, 1)]);
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub fn defaults() -> ServeArgs {
         max_connections: None,
         no_rate_limits: false,
         clock_file: None,
+        node: None,
     }
 }
 
@@ -42,6 +43,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             defaults.rate_limits
         },
         clock_file: args.clock_file,
+        node: args.node,
         ..defaults
     });
     if let Err(e) = served {
