@@ -47,7 +47,14 @@ impl Hub {
             let room = Room::new(random_hex::<8>(), req.mode, game, seats, clock, now);
             hub.inner
                 .store
-                .save(&room.id, room.seq, room.stored_json(), room.is_live(), now)
+                .save_with(
+                    &room.id,
+                    room.seq,
+                    room.stored_json(),
+                    room.is_live(),
+                    now,
+                    hub.owned_from_the_start(&room.id, now),
+                )
                 .await
                 .map_err(|e| hub.write_error(e))?;
             let seated = Seated {
@@ -132,7 +139,8 @@ impl Hub {
                 tries += 1;
                 match acted {
                     Err(e)
-                        if tries < CHANGED_ELSEWHERE_TRIES && hub.changed_elsewhere(&cell, &e) => {}
+                        if tries < CHANGED_ELSEWHERE_TRIES
+                            && hub.changed_elsewhere(&cell, &e).await => {}
                     acted => return acted,
                 }
             }
@@ -140,11 +148,21 @@ impl Hub {
         .await
     }
 
-    /// Whether `e`, met changing the game of `cell`, says that another server sharing the
-    /// database changed it first: the room is then read back, and the request is made again
-    /// on the state as it truly is.
-    fn changed_elsewhere(&self, cell: &RoomCell, e: &Error) -> bool {
-        self.membership().is_some() && e.kind == ErrorKind::Conflict && cell.is_stale()
+    /// Whether `e`, met changing the game of `cell`, may come from another server sharing
+    /// the database having changed it first: its write refused as stale, or the request
+    /// refused on a state the database has moved on from. The room is then read back, and
+    /// the request is made again on the state as it truly is.
+    async fn changed_elsewhere(&self, cell: &Arc<RoomCell>, e: &Error) -> bool {
+        if self.membership().is_none() {
+            return false;
+        }
+        match e.kind {
+            ErrorKind::Conflict if cell.is_stale() => true,
+            ErrorKind::Conflict | ErrorKind::Illegal | ErrorKind::Forbidden => {
+                self.catch_up_before_read(cell).await
+            }
+            _ => false,
+        }
     }
 
     /// [`Hub::act`] on the state the game of `cell` is in.

@@ -125,10 +125,11 @@ impl Hub {
     /// Catches the game of `cell` up with the database before it is read, when several
     /// servers share the database: a client the balancer sends to another node than the
     /// one its last change went through never reads an older state. A database that does
-    /// not answer leaves the state as it is (served from memory).
-    pub(super) async fn catch_up_before_read(&self, cell: &Arc<RoomCell>) {
+    /// not answer leaves the state as it is (served from memory). Returns whether the
+    /// database was further on.
+    pub(super) async fn catch_up_before_read(&self, cell: &Arc<RoomCell>) -> bool {
         if self.membership().is_none() {
-            return;
+            return false;
         }
         let id = cell.id.clone();
         let latest = self
@@ -140,7 +141,9 @@ impl Hub {
             && cell.committed(false).0.seq < seq
         {
             self.catch_up(cell, Some(seq)).await;
+            return true;
         }
+        false
     }
 
     /// Reads the game of `cell` back from the database if it is at a later state than this

@@ -17,6 +17,7 @@ use super::{Hub, Inner, RETRY, computer};
 use crate::ops::outage::Outage;
 use crate::room::{Room, Stored};
 use crate::store::lease::{self, Owned};
+use crate::store::sql::Attached;
 
 /// Games taken over in one look, so that one look never holds the writer long.
 const TAKE_AT_ONCE: i64 = 200;
@@ -76,6 +77,15 @@ pub(super) struct Membership {
 }
 
 impl Hub {
+    /// What makes a new game this node's from its first write (so that no other node's
+    /// look for games without an owner takes it first), when the database is shared.
+    pub(super) fn owned_from_the_start(&self, game: &str, now: i64) -> Vec<Arc<dyn Attached>> {
+        self.membership()
+            .map(|m| Arc::new(lease::first_owner(game, &m.node.id, now)) as Arc<dyn Attached>)
+            .into_iter()
+            .collect()
+    }
+
     /// This node's membership, when the database is shared.
     pub(super) fn membership(&self) -> Option<&Membership> {
         self.inner.membership.as_ref()

@@ -75,7 +75,7 @@ impl Hub {
         token: Option<&str>,
         follow: bool,
     ) -> Result<(Viewed, Option<broadcast::Receiver<Arc<Announcement>>>), Error> {
-        self.catch_up_before_read(cell).await;
+        let _ = self.catch_up_before_read(cell).await;
         let now = self.now();
         match self.lock(cell).await {
             Ok(room) => {

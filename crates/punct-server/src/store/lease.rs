@@ -10,7 +10,7 @@
 //! The statements are PostgreSQL's (`FOR UPDATE … SKIP LOCKED`): with SQLite one server
 //! owns everything and none of this runs.
 
-use super::sql::{Sql, args};
+use super::sql::{Sql, Statement, args};
 
 /// Records that `node` (started at `started_ms`) is alive at `now`.
 pub fn heartbeat(db: &mut dyn Sql, node: &str, started_ms: i64, now: i64) -> anyhow::Result<()> {
@@ -27,6 +27,16 @@ pub fn alive_ms(db: &mut dyn Sql, node: &str) -> anyhow::Result<Option<i64>> {
     db.query_opt("SELECT alive_ms FROM nodes WHERE id = $1", &args![node])?
         .map(|r| r.int("alive_ms"))
         .transpose()
+}
+
+/// The statement that makes `node` the owner of new game `game` at `now`, written with the
+/// game's first row.
+pub fn first_owner(game: &str, node: &str, now: i64) -> Statement {
+    Statement::new(
+        "INSERT INTO game_owners (game, node, since_ms) VALUES ($1, $2, $3)
+         ON CONFLICT (game) DO NOTHING",
+        args![game, node, now],
+    )
 }
 
 /// How `node` came to own a game.
