@@ -99,6 +99,13 @@ pub struct Config {
     /// address (the limits on guessing passwords) are then believed. Off, both headers are
     /// ignored: any client could write them.
     pub trust_proxy: bool,
+    /// This server's name among several sharing one PostgreSQL (`games::Node::id`): a node
+    /// started again under its name takes its games back at once. `None`: the machine's
+    /// host name and the port listened on.
+    pub node: Option<String>,
+    /// How long a node's heartbeat stays good on a shared PostgreSQL: a node silent for
+    /// longer is dead, and the others take its games over.
+    pub lease: Duration,
 }
 
 impl Default for Config {
@@ -145,6 +152,8 @@ impl Default for Config {
             rate_limits: Some(RateLimits::default()),
             clock_file: None,
             trust_proxy: false,
+            node: None,
+            lease: games::Node::LEASE,
         }
     }
 }
@@ -171,7 +180,15 @@ async fn start(config: &Config) -> anyhow::Result<games::Hub> {
         time.clone(),
     );
     engine.set_search_threads(config.search_threads);
-    games::Hub::start(store, engine, config.lifetimes, time).await
+    let node = games::Node {
+        id: config.node.clone().unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .map_or_else(|_| "punct".to_owned(), |h| h.trim().to_owned());
+            format!("{host}:{}", config.addr.port())
+        }),
+        lease: config.lease,
+    };
+    games::Hub::start_node(store, engine, config.lifetimes, time, node).await
 }
 
 /// Serves the games of `hub` on an already bound listener until the process ends.

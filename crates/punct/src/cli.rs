@@ -471,6 +471,11 @@ pub struct ServeArgs {
     /// limits on guessing passwords). Without it both headers are ignored.
     #[arg(long)]
     pub trust_proxy: bool,
+    /// This node's name when several servers share one PostgreSQL (docs/deploy.md): a
+    /// node started again under its name takes its games back at once [default: the host
+    /// name and the port]
+    #[arg(long, env = "PUNCT_NODE")]
+    pub node: Option<String>,
 }
 
 /// Options of `punct admin`.

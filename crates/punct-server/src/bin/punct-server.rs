@@ -2,7 +2,8 @@
 //! `punct-server [ADDR] [DB] [ENGINE_MOVETIME_MS]`, with no rate limits, logging as
 //! `PUNCT_LOG_FORMAT` says (`human`, the default, or `json`) at the levels of `RUST_LOG`,
 //! and its time moved on by the clock file `PUNCT_CLOCK_FILE` names, if any (the tests'
-//! controlled clock, `Config::clock_file`). People use `punct serve`.
+//! controlled clock, `Config::clock_file`); on a shared PostgreSQL named `PUNCT_NODE` with a
+//! lease of `PUNCT_LEASE_MS` (`Config::node`, `Config::lease`). People use `punct serve`.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -49,5 +50,9 @@ fn config() -> anyhow::Result<punct_server::Config> {
         config.engine_movetime = Duration::from_millis(ms.parse()?);
     }
     config.clock_file = std::env::var_os("PUNCT_CLOCK_FILE").map(Into::into);
+    config.node = std::env::var("PUNCT_NODE").ok();
+    if let Ok(ms) = std::env::var("PUNCT_LEASE_MS") {
+        config.lease = Duration::from_millis(ms.parse()?);
+    }
     Ok(config)
 }

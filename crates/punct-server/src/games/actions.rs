@@ -2,13 +2,18 @@
 //! ([`Hub::detached`]) and changes the game the one way ([`Hub::apply`]).
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use super::Hub;
+use super::cell::RoomCell;
 use super::reads::Viewed;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::players::accounts::AccountId;
 use crate::room::new::{self, Creator, NewGame, random_hex};
 use crate::room::{Action, Audience, Change, Request, Room, Snapshot};
+
+/// Tries of a request whose change another server sharing the database made first.
+const CHANGED_ELSEWHERE_TRIES: usize = 3;
 
 /// A seat granted to the creator or joiner of a game.
 pub struct Seated {
@@ -123,43 +128,91 @@ impl Hub {
         let account = account.cloned();
         self.detached(Some(id), async move {
             let cell = hub.room(&game).await?;
-            let mut room = hub.lock(&cell).await?;
-            let now = hub.now();
-            let audience = room.audience_of(token.as_deref(), account.as_ref());
-            let colours = audience.colours();
-            let answered = request
-                .seq
-                .and_then(|made_on| room.answered(colours, &request.action, made_on));
-            let seq = match answered {
-                Some(first) => first?,
-                None if room.flag_fell(now) => {
-                    hub.apply(&cell, &mut room, |r| {
-                        r.check_flag(now);
-                        Ok(Change::Timeout)
-                    })
-                    .await?;
-                    let outcome = room.game.outcome().map(|o| o.to_string());
-                    return Err(Error::conflict(format!(
-                        "the game is over: {}",
-                        outcome.unwrap_or_default()
-                    )));
+            let mut tries = 0;
+            loop {
+                let acted = hub
+                    .act_once(&cell, token.as_deref(), account.as_ref(), &request, want_state)
+                    .await;
+                tries += 1;
+                match acted {
+                    Err(e)
+                        if tries < CHANGED_ELSEWHERE_TRIES
+                            && hub.changed_elsewhere(&cell, &e).await => {}
+                    acted => return acted,
                 }
-                None if request.action == Action::Rematch => {
-                    hub.rematch(&cell, &mut room, colours, now).await?
-                }
-                None => {
-                    hub.apply(&cell, &mut room, |r| r.act(colours, &request.action, now))
-                        .await?;
-                    room.seq
-                }
-            };
-            let state = want_state.then(|| Viewed {
-                snapshot: Arc::new(Snapshot::of(&room, now)),
-                audience,
-                now,
-            });
-            Ok(Acted { seq, state })
+            }
         })
         .await
+    }
+
+    /// Whether `e`, met changing the game of `cell`, may come from another server sharing
+    /// the database having changed it first: its write refused as stale, or the request
+    /// refused on a state the database has moved on from. The room is then read back, and
+    /// the request is made again on the state as it truly is.
+    async fn changed_elsewhere(&self, cell: &Arc<RoomCell>, e: &Error) -> bool {
+        if self.membership().is_none() {
+            return false;
+        }
+        match e.kind {
+            ErrorKind::Conflict if cell.is_stale() => true,
+            ErrorKind::Conflict | ErrorKind::Illegal | ErrorKind::Forbidden => {
+                self.catch_up_before_read(cell).await
+            }
+            _ => false,
+        }
+    }
+
+    /// [`Hub::act`] on the state the game of `cell` is in.
+    async fn act_once(
+        &self,
+        cell: &Arc<RoomCell>,
+        token: Option<&str>,
+        account: Option<&AccountId>,
+        request: &Request,
+        want_state: bool,
+    ) -> Result<Acted, Error> {
+        let hub = self;
+        let mut room = hub.lock(cell).await?;
+        if hub.membership().is_some() && request.seq.is_some_and(|s| s > room.seq) {
+            // Made on a state another server committed and this one has not heard of yet.
+            cell.stale.store(true, Ordering::Release);
+            drop(room);
+            room = hub.lock(cell).await?;
+        }
+        let now = hub.now();
+        let audience = room.audience_of(token, account);
+        let colours = audience.colours();
+        let answered = request
+            .seq
+            .and_then(|made_on| room.answered(colours, &request.action, made_on));
+        let seq = match answered {
+            Some(first) => first?,
+            None if room.flag_fell(now) => {
+                hub.apply(cell, &mut room, |r| {
+                    r.check_flag(now);
+                    Ok(Change::Timeout)
+                })
+                .await?;
+                let outcome = room.game.outcome().map(|o| o.to_string());
+                return Err(Error::conflict(format!(
+                    "the game is over: {}",
+                    outcome.unwrap_or_default()
+                )));
+            }
+            None if request.action == Action::Rematch => {
+                hub.rematch(cell, &mut room, colours, now).await?
+            }
+            None => {
+                hub.apply(cell, &mut room, |r| r.act(colours, &request.action, now))
+                    .await?;
+                room.seq
+            }
+        };
+        let state = want_state.then(|| Viewed {
+            snapshot: Arc::new(Snapshot::of(&room, now)),
+            audience,
+            now,
+        });
+        Ok(Acted { seq, state })
     }
 }

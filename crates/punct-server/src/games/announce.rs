@@ -1,17 +1,22 @@
 //! The fan-out of a committed change: its snapshot, taken once, goes to every socket that
 //! follows the game, each of which sends its audience's form of it (written once per
-//! audience, `wire::server`); and what follows from the change is started. Announcing is
-//! local to this server: a change made on another server sharing the database reaches this
-//! one's sockets by being announced here once it is read (the seam for several servers is
-//! [`RoomCell::publish`]).
+//! audience, `wire::server`); and what follows from the change is started.
+//!
+//! A change made on another server sharing the database reaches this one's sockets too:
+//! the store hands out each commit's notification ([`Notice`]), and every game in memory
+//! that it names at a later state than this server holds is read back from the database
+//! (the truth) and announced here: as the move it was when it is one move on, else as the
+//! whole state. A notification missed (a lost connection, PostgreSQL restarted) makes
+//! every game in memory be read again.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 
 use axum::extract::ws::Utf8Bytes;
 
 use super::cell::{Glance, RoomCell};
-use super::{Hub, computer};
+use super::{Hub, Inner, computer};
 use crate::room::{Audience, Change, Room, Snapshot};
+use crate::store::Notice;
 
 /// What an announcement tells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,8 +76,101 @@ impl Hub {
             self.rooms().remove(&room.id);
             self.finished().hold(cell);
         }
-        if room.computer_to_move().is_some() {
+        if room.computer_to_move().is_some() && cell.is_owned() {
             tokio::spawn(computer::play(self.clone(), cell.clone(), room.seq));
         }
+    }
+}
+
+/// Follows the store's notifications until the hub is gone, catching up the games in memory
+/// that another server changed.
+pub(super) async fn follow_notices(hub: Weak<Inner>) {
+    let Some(mut notices) = hub.upgrade().map(|inner| inner.store.notices()) else {
+        return;
+    };
+    loop {
+        use tokio::sync::broadcast::error::RecvError;
+        let notice = notices.recv().await;
+        let Some(inner) = hub.upgrade() else {
+            return;
+        };
+        let hub = Hub { inner };
+        let (cells, seq) = match notice {
+            Ok(Notice::Game(changed)) => {
+                let found = hub.rooms().get(&changed.id).cloned();
+                let Some(cell) = found.or_else(|| hub.finished().get(&changed.id)) else {
+                    continue;
+                };
+                if cell.committed(false).0.seq >= changed.seq {
+                    continue;
+                }
+                (vec![cell], Some(changed.seq))
+            }
+            Ok(Notice::Lobby(_)) => continue,
+            Ok(Notice::Missed) | Err(RecvError::Lagged(_)) => {
+                let mut cells: Vec<Arc<RoomCell>> = hub.rooms().values().cloned().collect();
+                cells.extend(hub.finished().all());
+                (cells, None)
+            }
+            Err(RecvError::Closed) => return,
+        };
+        for cell in cells {
+            let hub = hub.clone();
+            tokio::spawn(async move { hub.catch_up(&cell, seq).await });
+        }
+    }
+}
+
+impl Hub {
+    /// Catches the game of `cell` up with the database before it is read, when several
+    /// servers share the database: a client the balancer sends to another node than the
+    /// one its last change went through never reads an older state. A database that does
+    /// not answer leaves the state as it is (served from memory). Returns whether the
+    /// database was further on.
+    pub(super) async fn catch_up_before_read(&self, cell: &Arc<RoomCell>) -> bool {
+        if self.membership().is_none() {
+            return false;
+        }
+        let id = cell.id.clone();
+        let latest = self
+            .inner
+            .store
+            .query(move |db| crate::store::notify::latest_seq(db, &id))
+            .await;
+        if let Ok(Some(seq)) = latest
+            && cell.committed(false).0.seq < seq
+        {
+            self.catch_up(cell, Some(seq)).await;
+            return true;
+        }
+        false
+    }
+
+    /// Reads the game of `cell` back from the database if it is at a later state than this
+    /// server holds (`seq`, when a notification named it), and announces it.
+    async fn catch_up(&self, cell: &Arc<RoomCell>, seq: Option<u64>) {
+        // A failure is met again, and logged, by whoever uses the room next.
+        let Ok(mut room) = self.lock(cell).await else {
+            return;
+        };
+        if seq.is_some_and(|seq| room.seq >= seq) {
+            return;
+        }
+        let Ok(Some(truth)) = self.load(&cell.id).await else {
+            return;
+        };
+        if truth.seq <= room.seq {
+            return;
+        }
+        let one_move = truth.seq == room.seq + 1
+            && truth.game.moves().len() == room.game.moves().len() + 1
+            && truth.game.moves().starts_with(room.game.moves());
+        *room = truth;
+        let what = if one_move {
+            Announced::Change(Change::Move)
+        } else {
+            Announced::ReadBack
+        };
+        self.announce(cell, &room, what);
     }
 }

@@ -115,8 +115,9 @@ impl Hub {
     /// is committed.
     pub(super) async fn save_new(&self, room: &Room) -> Result<(), Error> {
         let began = !room.seats.iter().any(Seat::is_open);
-        let rows = players::rows(room, began, true, None);
-        self.save_room(room, rows.with)
+        let mut with = players::rows(room, began, true, None).with;
+        with.extend(self.owned_from_the_start(&room.id, room.updated_ms));
+        self.save_room(room, with)
             .await
             .map_err(|e| self.write_error(e))?;
         self.database_answered();

@@ -29,6 +29,9 @@ pub struct RoomCell {
     pub(super) clock_changed: Notify,
     /// Set when a change was cut short: the room in memory may differ from the database.
     pub(super) stale: AtomicBool,
+    /// Whether this server owns the game: runs its clock timer and asks for its computer
+    /// moves (always, with one server; by its lease when several share the database).
+    pub(super) owned: AtomicBool,
     /// What the list of games and the search for games to end need, written at each
     /// change so that neither has to lock the room.
     glance: Mutex<Glance>,
@@ -65,6 +68,7 @@ impl RoomCell {
             announcements: broadcast::channel(ANNOUNCEMENTS_KEPT).0,
             clock_changed: Notify::new(),
             stale: AtomicBool::new(false),
+            owned: AtomicBool::new(false),
             glance: Mutex::new(glance),
             committed: Mutex::new(committed),
         })
@@ -97,6 +101,11 @@ impl RoomCell {
         *committed = announcement.snapshot.clone();
         // Nobody listening is no failure.
         let _ = self.announcements.send(announcement);
+    }
+
+    /// Whether this server owns the game (see [`RoomCell::owned`]).
+    pub(super) fn is_owned(&self) -> bool {
+        self.owned.load(Ordering::Acquire)
     }
 
     /// Whether a change was cut short, so that the room is to be read back.

@@ -15,6 +15,10 @@ impl Hub {
     pub(super) async fn watch_clock(self, cell: Arc<RoomCell>) {
         let mut outage = Outage::new("the game's clock timer");
         loop {
+            // Another node took the game over: its timer runs there.
+            if !cell.is_owned() {
+                return;
+            }
             let deadline = match self.lock(&cell).await {
                 Ok(room) if !room.is_live() => return,
                 Ok(room) => {

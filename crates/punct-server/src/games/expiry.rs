@@ -38,7 +38,7 @@ pub(super) async fn end_expired(hub: Weak<Inner>) {
         let due: Vec<Arc<RoomCell>> = hub
             .rooms()
             .values()
-            .filter(|cell| cell.glance().expires_ms.is_some_and(|at| at <= now))
+            .filter(|cell| cell.is_owned() && cell.glance().expires_ms.is_some_and(|at| at <= now))
             .cloned()
             .collect();
         for cell in due {

@@ -24,6 +24,11 @@ impl Finished {
         self.cells.get(id).and_then(Weak::upgrade)
     }
 
+    /// Every finished game's cell still held.
+    pub(super) fn all(&self) -> Vec<Arc<RoomCell>> {
+        self.cells.values().filter_map(Weak::upgrade).collect()
+    }
+
     /// The cell of finished game `room`, read at `now`: the one in use if there is one
     /// (another request read the game meanwhile), otherwise a new one, remembered while it
     /// is held.

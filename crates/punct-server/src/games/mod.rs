@@ -22,6 +22,7 @@ mod failures;
 mod fairness;
 mod finished;
 mod players;
+mod lease;
 mod reads;
 mod registry;
 mod rematch;
@@ -39,6 +40,7 @@ use crate::store::{Store, WriteError};
 pub use actions::{Acted, Seated};
 pub use announce::{Announced, Announcement};
 pub use cell::RoomCell;
+pub use lease::Node;
 pub use reads::{Following, Viewed};
 
 /// Wait before asking a busy engine pool, or a database that is not answering, again.
@@ -64,6 +66,9 @@ struct Inner {
     time: TimeSource,
     /// The database's absence, logged once per outage.
     outage: failures::DatabaseOutage,
+    /// This server as a node of several sharing the database (PostgreSQL); `None` with
+    /// SQLite, where it owns every game.
+    membership: Option<lease::Membership>,
 }
 
 impl Hub {
@@ -79,6 +84,32 @@ impl Hub {
         lifetimes: Lifetimes,
         time: TimeSource,
     ) -> anyhow::Result<Hub> {
+        Hub::start_node(store, engine, lifetimes, time, Node::fresh()).await
+    }
+
+    /// [`Hub::start`], as node `node` when the database is shared (PostgreSQL): the live
+    /// games it finds are each run by one node, their owner (`store::lease`), and the
+    /// changes every node makes reach the others' sockets (`announce`).
+    pub async fn start_node(
+        store: Store,
+        engine: EnginePool,
+        lifetimes: Lifetimes,
+        time: TimeSource,
+        node: Node,
+    ) -> anyhow::Result<Hub> {
+        let membership = if store.is_shared() {
+            let id = node.id.clone();
+            let previous_alive_ms = store
+                .query(move |db| crate::store::lease::alive_ms(db, &id))
+                .await?;
+            Some(lease::Membership {
+                node,
+                started_ms: time.now_ms(),
+                previous_alive_ms,
+            })
+        } else {
+            None
+        };
         let hub = Hub {
             inner: Arc::new(Inner {
                 rooms: Mutex::new(HashMap::new()),
@@ -89,8 +120,15 @@ impl Hub {
                 lifetimes,
                 time,
                 outage: failures::DatabaseOutage::default(),
+                membership,
             }),
         };
+        let shared = hub.membership().is_some();
+        if shared {
+            // Before any game is read, so that no change another node makes meanwhile is
+            // missed.
+            tokio::spawn(announce::follow_notices(Arc::downgrade(&hub.inner)));
+        }
         let now = hub.now();
         // Clocks that ran when the server stopped are charged up to its last sign of life.
         let alive = hub.inner.store.last_alive_ms().unwrap_or(0);
@@ -106,10 +144,13 @@ impl Hub {
             let id = stored.id().to_owned();
             match Room::from_stored(stored, now, alive) {
                 Ok(room) => {
-                    if room
-                        .clock
-                        .as_ref()
-                        .is_some_and(|c| c.running_since.is_some())
+                    // Several nodes: a running clock is charged by the node that takes the
+                    // game (`lease`), up to its last owner's end.
+                    if !shared
+                        && room
+                            .clock
+                            .as_ref()
+                            .is_some_and(|c| c.running_since.is_some())
                     {
                         let store = hub.inner.store.clone();
                         let (seq, json, updated) = (room.seq, room.stored_json(), room.updated_ms);
@@ -120,7 +161,7 @@ impl Hub {
                             (id, saved)
                         });
                     }
-                    hub.insert(room);
+                    hub.insert_found(room, true);
                 }
                 Err(e) => hub.set_aside(&id, &e).await,
             }
@@ -140,6 +181,9 @@ impl Hub {
             }
         }
         tokio::spawn(expiry::end_expired(Arc::downgrade(&hub.inner)));
+        if shared {
+            tokio::spawn(lease::keep(Arc::downgrade(&hub.inner)));
+        }
         Ok(hub)
     }
 

@@ -4,10 +4,11 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, MutexGuard};
 
+use super::Hub;
 use super::cell::{Glance, RoomCell};
-use super::{Hub, computer};
 use crate::error::Error;
 use crate::ops::metrics::StorageOp;
 use crate::room::{Room, Stored};
@@ -19,23 +20,42 @@ impl Hub {
         self.inner.rooms.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Puts a live room in the map and starts its background tasks, unless another request
+    /// Puts a live room in the map and starts its background tasks (this server's, or once
+    /// it has claimed the game when several share the database), unless another request
     /// put the same game there meanwhile: returns the cell the map holds.
     pub(super) fn insert(&self, room: Room) -> Arc<RoomCell> {
+        self.insert_found(room, false)
+    }
+
+    /// [`Hub::insert`], for a game found as the server starts (`starting`), which a node
+    /// started again under its name takes back with the time it was away given back.
+    pub(super) fn insert_found(&self, room: Room, starting: bool) -> Arc<RoomCell> {
         let timed = room.clock.is_some() && room.is_live();
         let computer = room.computer_to_move().map(|_| room.seq);
-        let glance = Glance::of(&room, &self.inner.lifetimes);
-        let cell = match self.rooms().entry(room.id.clone()) {
-            Entry::Occupied(held) => return held.get().clone(),
-            Entry::Vacant(free) => free.insert(RoomCell::new(room, glance, self.now())).clone(),
-        };
-        if timed {
-            tokio::spawn(self.clone().watch_clock(cell.clone()));
+        let (cell, fresh) = self.put(room);
+        if !fresh {
+            return cell;
         }
-        if let Some(seq) = computer {
-            tokio::spawn(computer::play(self.clone(), cell.clone(), seq));
+        if self.membership().is_some() {
+            tokio::spawn(self.clone().claim(cell.clone(), starting));
+        } else {
+            cell.owned.store(true, Ordering::Release);
+            self.start_owned(&cell, timed, computer);
         }
         cell
+    }
+
+    /// Puts a live room in the map, starting nothing, unless another request put the same
+    /// game there meanwhile: the cell the map holds, and whether it is the new one.
+    pub(super) fn put(&self, room: Room) -> (Arc<RoomCell>, bool) {
+        let glance = Glance::of(&room, &self.inner.lifetimes);
+        match self.rooms().entry(room.id.clone()) {
+            Entry::Occupied(held) => (held.get().clone(), false),
+            Entry::Vacant(free) => (
+                free.insert(RoomCell::new(room, glance, self.now())).clone(),
+                true,
+            ),
+        }
     }
 
     /// The game `id`, loaded from the database if it is not in memory.

@@ -37,6 +37,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0100_account_settings.sql"),
     },
     Migration {
+        version: 300,
+        name: "cluster",
+        sql: include_str!("migrations/0300_cluster.sql"),
+    },
+    Migration {
         version: 400,
         name: "analyses",
         sql: include_str!("migrations/0400_analyses.sql"),

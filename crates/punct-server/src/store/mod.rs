@@ -37,7 +37,9 @@
 mod backend;
 mod form;
 mod jobs;
+pub mod lease;
 pub mod migrations;
+pub mod notify;
 mod postgres;
 pub mod sql;
 mod sqlite;
@@ -49,7 +51,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use tokio::sync::oneshot;
+use tokio::sync::{broadcast, oneshot};
 
 use self::backend::{Backend, Change, GameRow};
 use self::jobs::Work;
@@ -59,6 +61,7 @@ use crate::ops::outage::Outage;
 use crate::ops::time::TimeSource;
 
 pub use self::form::{Form, PendingMove};
+pub use self::notify::{Channel, GameChanged, Notice};
 pub use self::writer::{CHECKPOINT_EVERY, FOLD_AT};
 
 /// A read for the reader thread.
@@ -95,6 +98,10 @@ pub struct Store {
     /// An SQLite file is held locked while the store is open, so that a second server on
     /// the same file refuses to start rather than clash with this one.
     _lock: Option<Arc<File>>,
+    /// Whether other servers may share the database (PostgreSQL).
+    shared: bool,
+    /// What the other servers sharing the database notify ([`notify`]).
+    notices: notify::Notices,
 }
 
 /// Where the games are kept.
@@ -258,6 +265,11 @@ impl Store {
             Location::Sqlite(path) => Some(Arc::new(lock_file(path)?)),
             Location::Postgres(_) => None,
         };
+        let notices = notify::notices();
+        if let Location::Postgres(url) = &at {
+            // Listening before anything is read, so that no change made meanwhile is missed.
+            notify::listen(url.clone(), &notices)?;
+        }
         let (tx, rx) = mpsc::channel();
         let checkpointed = Arc::new(AtomicBool::new(false));
         // The writer's setup below commits, or the store is not opened.
@@ -330,8 +342,50 @@ impl Store {
             last_alive_ms,
             last_commit_ms,
             time,
+            shared: matches!(at, Location::Postgres(_)),
+            notices,
             _lock: lock,
         })
+    }
+
+    /// Whether other servers may share the database: PostgreSQL, where several nodes may
+    /// run on one database; an SQLite file is held by one server alone.
+    pub fn is_shared(&self) -> bool {
+        self.shared
+    }
+
+    /// What is notified from now on: on PostgreSQL every server's committed changes to
+    /// games (this one's included) and every [`Store::notify`]; on SQLite the latter alone.
+    pub fn notices(&self) -> broadcast::Receiver<Notice> {
+        self.notices.subscribe()
+    }
+
+    /// Notifies every server sharing the database (this one too) of a change on `channel`
+    /// (the lobby's): once the writer's next transaction commits on PostgreSQL, so that it
+    /// comes after the writes queued before it; at once on SQLite, where this server is
+    /// the only one.
+    pub async fn notify(&self, channel: Channel, payload: String) -> Result<(), WriteError> {
+        if !self.shared {
+            let notice = match channel {
+                Channel::Games => Notice::Game(
+                    GameChanged::parse(&payload)
+                        .into_iter()
+                        .next()
+                        .ok_or_else(|| WriteError::Failed(format!("no game in {payload:?}")))?,
+                ),
+                Channel::Lobby => Notice::Lobby(payload),
+            };
+            let _ = self.notices.send(notice);
+            return Ok(());
+        }
+        self.transact(move |db| {
+            db.execute(
+                "SELECT pg_notify($1, $2)",
+                &sql::args![channel.name(), payload],
+            )?;
+            Ok(())
+        })
+        .await
     }
 
     /// When the previous run of the server was last known to be alive (ms since the epoch),

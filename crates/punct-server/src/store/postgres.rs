@@ -7,6 +7,7 @@ use postgres::{Client, NoTls, Row};
 use super::backend::{Backend, Change, Commit, Made, PENDING_COLUMNS, seq_in, write_with};
 use super::form::PendingMove;
 use super::jobs::{self, Job};
+use super::notify::{Channel, GameChanged};
 use super::sql::Sql;
 
 /// The pending moves up to a game's stored sequence number are part of its row.
@@ -237,6 +238,30 @@ impl Backend for Postgres {
                     Made::Yes
                 }
             });
+        }
+        // The other servers sharing the database hear of the games written once this commits.
+        let written: Vec<GameChanged> = commit
+            .changes
+            .iter()
+            .zip(&made)
+            .filter(|(_, made)| **made == Made::Yes)
+            .filter_map(|(change, _)| match change {
+                Change::Game(g) => Some(GameChanged {
+                    id: g.id.clone(),
+                    seq: g.seq,
+                }),
+                Change::Move(m) => Some(GameChanged {
+                    id: m.game.clone(),
+                    seq: m.seq,
+                }),
+                Change::SetAside { .. } => None,
+            })
+            .collect();
+        for payload in GameChanged::payloads(&written) {
+            tx.execute(
+                "SELECT pg_notify($1, $2)",
+                &[&Channel::Games.name(), &payload],
+            )?;
         }
         jobs::run_all(&mut tx, jobs);
         tx.commit()?;

@@ -14,6 +14,7 @@ pub fn defaults() -> ServeArgs {
         no_rate_limits: false,
         clock_file: None,
         trust_proxy: false,
+        node: None,
     }
 }
 
@@ -44,6 +45,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         },
         clock_file: args.clock_file,
         trust_proxy: args.trust_proxy,
+        node: args.node,
         ..defaults
     });
     if let Err(e) = served {
