@@ -623,20 +623,28 @@ async fn stacks_and_lift(driver: &Driver, base: &str) {
 
     // A watcher sees a clock run down (shown in tenths and marked when low) and the game
     // end on time.
-    let (id, _, _) =
+    // The clocks wait for the first move, so White makes it and Black's runs down.
+    let (id, white, _) =
         common::friend_game(base, Some(json!({ "minutes": 0.05, "increment": 0 }))).await;
+    let (status, v) = common::post(
+        &format!("{base}/api/games/{id}/move"),
+        Some(&white),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
     s.goto(&format!("{base}/g/{id}")).await;
     s.wait(
         "the low clock",
-        "const c = document.querySelector('#p-white .clock'); return c.classList.contains('low') && c.textContent.startsWith('0:0');",
+        "const c = document.querySelector('#p-black .clock'); return c.classList.contains('low') && c.textContent.startsWith('0:0');",
     )
     .await;
     s.wait(
         "the loss on time",
-        "return document.getElementById('status').textContent.includes('Black wins by time forfeit');",
+        "return document.getElementById('status').textContent.includes('White wins by time forfeit');",
     )
     .await;
-    assert_eq!(s.text("#p-white .clock").await, "0:00.0");
+    assert_eq!(s.text("#p-black .clock").await, "0:00.0");
     s.quit().await;
 }
 

@@ -486,6 +486,16 @@ async fn one_click_and_the_games_being_played(driver: &Driver, base: &str) {
         )
         .await;
     let game = game.as_str().unwrap().to_owned();
+    // A game is among those being played once its first move is made.
+    let turn = wait_turn(&s).await;
+    let position = turn["position"].as_str().unwrap().to_owned();
+    let mv = s.eval_async(PICK_MOVE, json!([position, 0])).await;
+    play_by_clicking(&s, &GAME, mv.as_str().unwrap()).await;
+    s.wait(
+        "the move played",
+        "return !document.querySelector('#board g.ghost') && document.querySelectorAll('#move-list li').length > 0;",
+    )
+    .await;
     s.click("header a.brand").await;
     let link = format!("#home-live a[href='{game}']");
     s.wait(

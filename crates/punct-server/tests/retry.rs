@@ -177,6 +177,16 @@ async fn a_friends_seat_needs_the_invitation_and_is_not_listed() {
         let (status, v) = post(&join, None, other).await;
         assert_eq!(status, 409, "the seat is taken once: {v}");
     }
+    // A game is listed as being played once its first move is made.
+    let (_, list) = get(&format!("{base}/api/games"), None).await;
+    assert!(!listed(&list), "a game with no move is listed: {list}");
+    let (status, v) = post(
+        &format!("{base}/api/games/{id}/move"),
+        created["token"].as_str(),
+        json!({ "move": "TE4:0" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
     let (_, list) = get(&format!("{base}/api/games"), None).await;
     assert!(listed(&list), "{list}");
 }

@@ -131,7 +131,13 @@ impl Hub {
             let mut tries = 0;
             loop {
                 let acted = hub
-                    .act_once(&cell, token.as_deref(), account.as_ref(), &request, want_state)
+                    .act_once(
+                        &cell,
+                        token.as_deref(),
+                        account.as_ref(),
+                        &request,
+                        want_state,
+                    )
                     .await;
                 tries += 1;
                 match acted {
