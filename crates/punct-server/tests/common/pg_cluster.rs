@@ -94,6 +94,10 @@ impl Cluster {
                 "listen_addresses=127.0.0.1",
                 "-c",
                 "fsync=off",
+                // Tests that kill a node a hundred times leave its connections for the
+                // server to notice; each node holds a reader, a writer and a listener.
+                "-c",
+                "max_connections=300",
             ],
         )
         .process_group(0)
