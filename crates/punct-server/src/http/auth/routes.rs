@@ -81,11 +81,7 @@ pub(in crate::http) async fn sign_in(
         .sign_in(&req.username, &req.password, client.address, now)
         .await
         .map_err(answer)?;
-    let body = SignedIn {
-        account: view(&auth, &signed.account).await?,
-        csrf: signed.session.csrf.expose().to_owned(),
-    };
-    Ok(with_session(StatusCode::OK, body, &signed.session, client))
+    signed_in(&auth, signed, client).await
 }
 
 pub(in crate::http) async fn sign_out(
@@ -123,8 +119,18 @@ pub(in crate::http) async fn recover(
         )
         .await
         .map_err(answer)?;
+    signed_in(&auth, signed, client).await
+}
+
+/// The answer to a sign-in or a recovery: the account and its CSRF token, the session's
+/// cookies set.
+async fn signed_in(
+    auth: &Auth,
+    signed: crate::players::auth::SignedIn,
+    client: Client,
+) -> Result<Response, Response> {
     let body = SignedIn {
-        account: view(&auth, &signed.account).await?,
+        account: view(auth, &signed.account).await?,
         csrf: signed.session.csrf.expose().to_owned(),
     };
     Ok(with_session(StatusCode::OK, body, &signed.session, client))
