@@ -15,6 +15,7 @@ mod board;
 mod cursor;
 mod hangup;
 mod new_game;
+pub mod online;
 mod panel;
 mod play;
 mod play_view;
@@ -68,6 +69,24 @@ pub fn play(options: PlayOptions, start: Start) -> anyhow::Result<()> {
         }
     };
     screen::run(&mut play)
+}
+
+/// Plays on the server at `server` with the sign-in `punct login` kept for it: the list of
+/// the player's games, each played on the play screen. Refused before the screen opens, with
+/// what to do, when there is no sign-in, the server cannot be reached, or it no longer takes
+/// the token.
+pub fn play_online(server: &str) -> anyhow::Result<()> {
+    let path = online::config::path()?;
+    let Some(login) = online::config::find(&path, server)? else {
+        bail!(
+            "not signed in to {server}: `punct login --server {server}` first (with a name \
+             and password, or --token with a token made on the account page)"
+        );
+    };
+    let api = online::Api::new(&login.server, Some(login.token))?;
+    let username = api.whoami()?;
+    let mut games = online::Games::open(api, username);
+    screen::run(&mut games)
 }
 
 /// Opens the records in `path` (one game, or many as `punct match` writes them) at game

@@ -13,6 +13,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crate::board::Marks;
 use crate::cursor::{Arrow, Cursor};
 use crate::new_game::{Choice, NewGame};
+use crate::online::remote::api_name;
+use crate::online::{Action, Note, RemoteGame};
 use crate::prompt::{Edit, History, Prompt, Purpose};
 use crate::record_file;
 use crate::worker::{Update, Worker};
@@ -75,7 +77,8 @@ pub struct Play {
     /// The moves typed so far, which ↑ recalls in the text field.
     typed: History,
     message: Option<Message>,
-    worker: Option<Worker>,
+    /// Where the other side's moves come from.
+    source: Source,
     progress: Option<SearchInfo>,
     /// Whether moves were made or taken back since the last save.
     unsaved: bool,
@@ -92,6 +95,18 @@ pub struct Play {
     /// Whether `q` goes back to the review this game was played on from, rather than
     /// ending the program.
     returns_to_review: bool,
+    /// Whether the last key was an `x` asking to confirm a resignation.
+    resign_asked: bool,
+}
+
+/// Where the moves of the side not at this keyboard come from: the one seam between the
+/// play screen and its opponents. The board, the keys and the panel are the same for both.
+enum Source {
+    /// This machine: the engine on its thread against the computer, nothing between two
+    /// people at one keyboard (or after the engine failed).
+    Local(Option<Worker>),
+    /// A game on a server: moves go there and come from there over its WebSocket.
+    Server(Box<RemoteGame>),
 }
 
 /// The cell the cursor starts on: the centre of the board.
@@ -134,7 +149,7 @@ impl Play {
                 "Pick a reserve piece with T C E L M R (or p), or a piece on the board with Enter"
                     .to_owned(),
             )),
-            worker,
+            source: Source::Local(worker),
             progress: None,
             unsaved: false,
             quit_asked: false,
@@ -144,9 +159,56 @@ impl Play {
             help: false,
             quit: false,
             returns_to_review: false,
+            resign_asked: false,
         };
         play.let_engine_move();
         play
+    }
+
+    /// Plays the server's game `remote` on this screen; `q` goes back to the list it was
+    /// chosen from. The game is the server's, so nothing is unsaved: `s` still saves a copy.
+    pub fn online(remote: RemoteGame, options: PlayOptions) -> Play {
+        let game = remote.game().clone();
+        let mut play = Play::resume(
+            PlayOptions {
+                opponent: Opponent::Human,
+                ..options
+            },
+            game,
+            None,
+        );
+        let colours = remote.colours();
+        play.message = Some(Message::Info(match remote.why_not_move() {
+            None => format!(
+                "Your turn ({}): T C E L M R or p takes a piece, : types a move",
+                play.game.position().turn()
+            ),
+            Some(why) if colours.is_empty() => why,
+            Some(why) => format!("{why}; moves arrive as they are made"),
+        }));
+        play.source = Source::Server(Box::new(remote));
+        play
+    }
+
+    /// Replaces the latest message.
+    pub(crate) fn set_message(&mut self, message: Message) {
+        self.message = Some(message);
+    }
+
+    /// The server's game, when this screen plays one.
+    pub fn remote(&self) -> Option<&RemoteGame> {
+        match &self.source {
+            Source::Server(remote) => Some(remote),
+            Source::Local(_) => None,
+        }
+    }
+
+    /// The engine, when the computer plays on this machine.
+    fn engine(&mut self) -> Option<&mut Worker> {
+        match &mut self.source {
+            Source::Local(worker) => worker.as_mut(),
+            Source::Server(_) => None,
+        }
     }
 
     /// This game played on from a review: `q` goes back to it.
@@ -164,7 +226,9 @@ impl Play {
 
     /// What `q` does, as the messages say it.
     fn q_does(&self) -> &'static str {
-        if self.returns_to_review {
+        if self.remote().is_some() {
+            "goes back to the list of games"
+        } else if self.returns_to_review {
             "goes back to the review"
         } else {
             "quits"
@@ -208,7 +272,10 @@ impl Play {
 
     /// How long the computer has been thinking and what it reported last, while it thinks.
     pub fn thinking(&self) -> Option<(Duration, Option<&SearchInfo>)> {
-        let since = self.worker.as_ref()?.thinking_since()?;
+        let Source::Local(Some(worker)) = &self.source else {
+            return None;
+        };
+        let since = worker.thinking_since()?;
         Some((since.elapsed(), self.progress.as_ref()))
     }
 
@@ -230,6 +297,9 @@ impl Play {
 
     /// The name of the player of `colour` as people read it and records store it.
     pub fn player_name(&self, colour: Colour) -> String {
+        if let Some(remote) = self.remote() {
+            return remote.name(colour);
+        }
         match self.options.opponent {
             Opponent::Computer { level, human } if human != colour => level.player_name(),
             Opponent::Computer { .. } => std::env::var("USER")
@@ -252,17 +322,23 @@ impl Play {
 
     /// Starts the computer thinking if it is its turn.
     fn let_engine_move(&mut self) {
-        if self.engine_to_move()
-            && let Some(worker) = &mut self.worker
-        {
-            self.progress = None;
-            worker.start(&self.game, SearchLimits::movetime(self.options.movetime));
+        if self.engine_to_move() {
+            let (game, movetime) = (self.game.clone(), self.options.movetime);
+            if let Some(worker) = self.engine() {
+                worker.start(&game, SearchLimits::movetime(movetime));
+                self.progress = None;
+            }
         }
     }
 
     /// Takes in the computer's news; called regularly by the screen loop.
     pub fn tick(&mut self) {
-        let Some(update) = self.worker.as_mut().and_then(Worker::poll) else {
+        if let Source::Server(remote) = &mut self.source {
+            let notes = remote.poll();
+            self.take_remote(notes);
+            return;
+        }
+        let Some(update) = self.engine().and_then(Worker::poll) else {
             return;
         };
         match update {
@@ -307,7 +383,7 @@ impl Play {
     /// for its move.
     fn lose_the_computer(&mut self, why: &str) {
         self.progress = None;
-        self.worker = None;
+        self.source = Source::Local(None);
         self.options.opponent = Opponent::Human;
         self.refuse(format!(
             "the computer failed ({why}): you now play both sides"
@@ -353,6 +429,7 @@ impl Play {
             return;
         }
         let quit_asked = std::mem::take(&mut self.quit_asked);
+        let resign_asked = std::mem::take(&mut self.resign_asked);
         if std::mem::take(&mut self.help) {
             return;
         }
@@ -370,6 +447,9 @@ impl Play {
             };
             let c = c.to_ascii_uppercase();
             self.refuse(format!("{held}-{c} does nothing here (? lists the keys)"));
+            return;
+        }
+        if self.remote().is_some() && self.online_key(key.code, resign_asked) {
             return;
         }
         match key.code {
@@ -420,8 +500,82 @@ impl Play {
         }
     }
 
+    /// The keys of a game on a server that differ from a local game's; whether `code` was
+    /// one of them. `resign_asked` says the key before was an `x`.
+    fn online_key(&mut self, code: KeyCode, resign_asked: bool) -> bool {
+        let Source::Server(remote) = &mut self.source else {
+            return false;
+        };
+        let over = remote.game().outcome().is_some();
+        let offered = remote.state().draw_offer.clone();
+        let requested = remote.state().takeback_request.clone();
+        let ours: Vec<&str> = remote.colours().into_iter().map(api_name).collect();
+        let by_other = |side: &Option<String>| side.as_deref().is_some_and(|s| !ours.contains(&s));
+        let (action, done) = match code {
+            KeyCode::Char('q') => {
+                self.quit = true;
+                return true;
+            }
+            KeyCode::Char('n') => {
+                self.refuse("new games are made in the list of games: q goes back to it".into());
+                return true;
+            }
+            _ if over && matches!(code, KeyCode::Char('d' | 'x' | 'u') | KeyCode::Backspace) => {
+                self.refuse("the game is over: q goes back to the list of games".into());
+                return true;
+            }
+            KeyCode::Char('d') if by_other(&offered) => (Action::OfferDraw, "draw accepted"),
+            KeyCode::Char('d') => (Action::OfferDraw, "draw offered"),
+            KeyCode::Char('x') if resign_asked => (Action::Resign, "resigned"),
+            KeyCode::Char('x') => {
+                self.resign_asked = true;
+                self.refuse("resign this game? x again resigns, any other key does not".into());
+                return true;
+            }
+            KeyCode::Char('u') | KeyCode::Backspace if by_other(&requested) => {
+                (Action::Takeback, "takeback granted")
+            }
+            KeyCode::Char('u') | KeyCode::Backspace => {
+                (Action::Takeback, "asked to take your last move back")
+            }
+            _ => return false,
+        };
+        self.message = Some(match remote.act(action) {
+            Ok(()) => Message::Info(done.to_owned()),
+            Err(why) => Message::Refusal(why),
+        });
+        true
+    }
+
+    /// Takes in the news of the server's game: its moves, endings, refusals and the
+    /// connection's ups and downs.
+    fn take_remote(&mut self, notes: Vec<Note>) {
+        let Source::Server(remote) = &self.source else {
+            return;
+        };
+        let shown = remote.game();
+        if shown.moves() != self.game.moves() || shown.outcome() != self.game.outcome() {
+            self.game = shown.clone();
+            if remote.pending().is_none() {
+                self.selection = None;
+            }
+        }
+        if let Some(note) = notes.into_iter().last() {
+            self.message = Some(match note {
+                Note::Info(text) => Message::Info(text),
+                Note::Refusal(text) => Message::Refusal(text),
+            });
+        }
+    }
+
     /// Whether the person may move now; says why not otherwise.
     fn may_move(&mut self) -> bool {
+        if let Some(why) = self.remote().and_then(RemoteGame::why_not_move)
+            && self.game.outcome().is_none()
+        {
+            self.refuse(why);
+            return false;
+        }
         if let Some(outcome) = self.game.outcome() {
             let q = self.q_does();
             self.refuse(format!(
@@ -656,6 +810,17 @@ impl Play {
     }
 
     fn play_move(&mut self, mv: Move) {
+        if let Source::Server(remote) = &mut self.source {
+            match remote.play(mv) {
+                Ok(note) => {
+                    self.game = remote.game().clone();
+                    self.selection = None;
+                    self.take_remote(vec![note]);
+                }
+                Err(why) => self.refuse(why),
+            }
+            return;
+        }
         match self.game.play(mv) {
             Ok(mv) => {
                 self.after_move(mv);
@@ -690,7 +855,7 @@ impl Play {
             self.refuse("there is no move of yours to take back".to_owned());
             return;
         };
-        if let Some(worker) = &mut self.worker {
+        if let Some(worker) = self.engine() {
             worker.cancel();
         }
         self.progress = None;
@@ -875,6 +1040,73 @@ mod tests {
         assert_eq!(play.prompt().unwrap().text, "TM12:0");
         press(&mut play, KeyCode::Up);
         assert_eq!(play.prompt().unwrap().text, "te4:0");
+    }
+
+    /// A server's correspondence game between Ada (White, us) and Bo, `moves` played.
+    fn server_state(seq: u64, moves: &[&str]) -> String {
+        let moves: Vec<String> = moves.iter().map(|m| format!("\"{m}\"")).collect();
+        format!(
+            r#"{{"id":"g1","seq":{seq},"mode":"friend","start":"standard w 0 -","moves":[{}],
+            "seats":{{"white":{{"name":"Ada","computer":null}},"black":{{"name":"Bo","computer":null}}}},
+            "clock":{{"white_ms":259200000,"black_ms":259200000,"running":null,"days_per_move":3}},
+            "draw_offer":null,"takeback_request":null,"outcome":null,"you":["white"]}}"#,
+            moves.join(",")
+        )
+    }
+
+    fn online(moves: &[&str]) -> Play {
+        let state = serde_json::from_str(&server_state(2, moves)).unwrap();
+        Play::online(RemoteGame::detached(state).unwrap(), two_people().options)
+    }
+
+    fn from_server(play: &mut Play, text: &str) {
+        let Source::Server(remote) = &mut play.source else {
+            panic!("not a server's game");
+        };
+        let notes = remote.receive(text);
+        play.take_remote(notes);
+    }
+
+    #[test]
+    fn a_servers_game_is_played_on_the_same_screen_its_moves_coming_from_the_server() {
+        let mut play = online(&[]);
+        assert_eq!(play.player_name(Colour::Black), "Bo");
+        press(&mut play, KeyCode::Char(':'));
+        typed(&mut play, "TE4:0");
+        press(&mut play, KeyCode::Enter);
+        assert_eq!(play.game().moves().len(), 1, "shown at once");
+        assert!(matches!(play.message(), Some(Message::Info(t)) if t.contains("sending")));
+        // While the move is on its way, and then on Bo's turn, the board refuses.
+        press(&mut play, KeyCode::Char('T'));
+        assert!(refusal(&play).contains("on its way"), "{}", refusal(&play));
+        let state = |seq, moves: &[&str]| {
+            format!(
+                r#"{{"type":"event","seq":{seq},"event":"move","state":{}}}"#,
+                server_state(seq, moves)
+            )
+        };
+        from_server(&mut play, &state(3, &["TE4:0"]));
+        press(&mut play, KeyCode::Char('T'));
+        assert!(refusal(&play).contains("Bo's turn"), "{}", refusal(&play));
+        from_server(&mut play, &state(4, &["TE4:0", "TM12:0"]));
+        assert_eq!(play.game().moves().len(), 2);
+        assert!(matches!(play.message(), Some(Message::Info(t)) if t == "Bo played TM12:0"));
+        // The server's game has its own keys: x asks before resigning, n is for the list,
+        // and q goes back to the list at once (nothing to save).
+        press(&mut play, KeyCode::Char('d'));
+        assert!(matches!(play.message(), Some(Message::Info(t)) if t == "draw offered"));
+        press(&mut play, KeyCode::Char('x'));
+        assert!(refusal(&play).contains("x again resigns"));
+        press(&mut play, KeyCode::Esc);
+        press(&mut play, KeyCode::Char('n'));
+        assert!(refusal(&play).contains("list of games"));
+        assert!(play.new_game_dialog().is_none());
+        // A message that does not read is named, and the game stays as it was.
+        from_server(&mut play, "{\"type\":\"state\"");
+        assert!(refusal(&play).contains("does not understand"));
+        assert_eq!(play.game().moves().len(), 2);
+        press(&mut play, KeyCode::Char('q'));
+        assert!(play.is_done());
     }
 
     #[test]

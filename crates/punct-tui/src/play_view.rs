@@ -1,5 +1,7 @@
 //! Drawing the play screen.
 
+use std::time::Instant;
+
 use punct_core::Colour;
 use ratatui::Frame;
 use ratatui::crossterm::event::KeyEvent;
@@ -9,6 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::board::{BoardView, Scale};
+use crate::online::{Connection, RemoteGame};
 use crate::panel;
 use crate::play::{Message, Opponent, Play, Selection};
 use crate::prompt::Purpose;
@@ -36,6 +39,25 @@ const REVIEW_KEYS: &str =
 /// The main keys of a game played on from a review, on a wider screen.
 const WIDE_REVIEW_KEYS: &str =
     "⏎ pick/play · TCELMR/p take · r turn · : type · u back · s save · n new · ? keys · q review";
+
+/// The main keys of a game on a server, in 80 columns.
+const ONLINE_KEYS: &str =
+    "⏎ pick/play · TCELMR take · : type · d draw · x resign · u takeback · q games";
+
+/// The main keys of a game on a server, on a wider screen.
+const WIDE_ONLINE_KEYS: &str = "⏎ pick/play · TCELMR/p take · r turn · : type · d draw · x resign · u takeback · s save · ? keys · q games";
+
+/// The keys of a game on a server that differ from a local game's, for the help window.
+const ONLINE_HELP: [(&str, &str); 5] = [
+    (
+        "u, Backspace",
+        "ask to take your last move back, or grant the request",
+    ),
+    ("d", "offer a draw, or accept the offer"),
+    ("x x", "resign"),
+    ("n", "new games are made in the list of games"),
+    ("q", "back to the list of games (the game goes on)"),
+];
 
 /// What `q` does in a game played on from a review, for the help window.
 const REVIEW_Q: (&str, &str) = ("q", "back to the review (twice when the game is not saved)");
@@ -92,8 +114,11 @@ impl Screen for Play {
         );
         self.draw_footer(frame, areas.footer);
         if self.shows_help() {
-            let mut help = HELP;
-            if self.returns_to_review()
+            let mut help = HELP.to_vec();
+            if self.remote().is_some() {
+                help.retain(|(key, _)| !ONLINE_HELP.iter().any(|(k, _)| k == key));
+                help.extend(ONLINE_HELP);
+            } else if self.returns_to_review()
                 && let Some(q) = help.iter_mut().find(|(key, _)| *key == "q")
             {
                 *q = REVIEW_Q;
@@ -126,19 +151,22 @@ impl Play {
     fn panel_lines(&self, area: Rect, scale: Scale) -> Vec<Line<'static>> {
         let game = self.game();
         let pos = game.position();
-        let mut lines = vec![
-            Line::from(format!("PÜNCT · {} game", pos.variant())).bold(),
-            match self.options().opponent {
-                Opponent::Human => Line::from("Two players at this keyboard"),
-                Opponent::Computer { .. } => Line::from(vec![
-                    panel::colour_span(Colour::White),
-                    Span::raw(format!(" {}  ", self.player_name(Colour::White))),
-                    panel::colour_span(Colour::Black),
-                    Span::raw(format!(" {}", self.player_name(Colour::Black))),
-                ]),
-            },
-            Line::default(),
-        ];
+        let mut lines = vec![Line::from(format!("PÜNCT · {} game", pos.variant())).bold()];
+        match self.remote() {
+            Some(remote) => lines.extend(online_lines(remote, area.width)),
+            None => {
+                lines.push(match self.options().opponent {
+                    Opponent::Human => Line::from("Two players at this keyboard"),
+                    Opponent::Computer { .. } => Line::from(vec![
+                        panel::colour_span(Colour::White),
+                        Span::raw(format!(" {}  ", self.player_name(Colour::White))),
+                        panel::colour_span(Colour::Black),
+                        Span::raw(format!(" {}", self.player_name(Colour::Black))),
+                    ]),
+                });
+                lines.push(Line::default());
+            }
+        }
         lines.extend(panel::status(pos, game.outcome(), area.width));
         lines.push(Line::default());
         lines.extend(panel::reserves(pos));
@@ -263,7 +291,9 @@ impl Play {
             message_area,
         );
         frame.render_widget(Paragraph::new(field), field_area);
-        let (narrow, wide) = if self.returns_to_review() {
+        let (narrow, wide) = if self.remote().is_some() {
+            (ONLINE_KEYS, WIDE_ONLINE_KEYS)
+        } else if self.returns_to_review() {
             (REVIEW_KEYS, WIDE_REVIEW_KEYS)
         } else {
             (KEYS, WIDE_KEYS)
@@ -275,4 +305,66 @@ impl Play {
         };
         frame.render_widget(Paragraph::new(keys).gray(), keys_area);
     }
+}
+
+/// The players of a server's game with their clocks, and the connection.
+fn online_lines(remote: &RemoteGame, width: u16) -> Vec<Line<'static>> {
+    let ours = remote.colours();
+    let mut lines = Vec::new();
+    for colour in Colour::ALL {
+        let mut spans = vec![
+            panel::colour_span(colour),
+            Span::raw(format!(" {}", remote.name(colour))),
+        ];
+        if ours.contains(&colour) && ours.len() == 1 {
+            spans.push(Span::raw(" (you)").gray());
+        }
+        if let Some(left) = remote.time_left(colour) {
+            let running = remote
+                .state()
+                .clock
+                .as_ref()
+                .and_then(|c| c.running.as_deref())
+                == Some(crate::online::remote::api_name(colour));
+            let text = format!("  {}", crate::online::clock_text(left));
+            spans.push(if running {
+                Span::raw(text).bold().fg(Color::LightCyan)
+            } else {
+                Span::raw(text)
+            });
+        }
+        lines.push(Line::from(spans));
+    }
+    if let Some(days) = remote.state().clock.as_ref().and_then(|c| c.days_per_move) {
+        lines.push(Line::from(format!("Correspondence: {days} days a move")).gray());
+    }
+    let status = match remote.connection() {
+        Connection::Connected => Line::from("● connected").fg(Color::LightGreen),
+        Connection::Connecting => Line::from("○ connecting…").fg(Color::Yellow),
+        Connection::Lost {
+            why,
+            attempt,
+            retry_at,
+        } => {
+            let wait = retry_at.saturating_duration_since(Instant::now());
+            let text = format!(
+                "○ offline, try {} in {:.0} s: {why}",
+                attempt + 1,
+                wait.as_secs_f32().ceil()
+            );
+            Line::from(panel::clipped(&text, width, 1).join(" ")).fg(Color::LightRed)
+        }
+        Connection::Refused(why) => {
+            Line::from(panel::clipped(why, width, 1).join(" ")).fg(Color::LightRed)
+        }
+    };
+    lines.push(status);
+    if let Some(p) = remote.pending() {
+        lines.push(Line::from(format!("Sending {}…", p.mv)).fg(Color::Yellow));
+    }
+    if let Some(offer) = &remote.state().draw_offer {
+        lines.push(Line::from(format!("{offer} offers a draw")).fg(Color::LightMagenta));
+    }
+    lines.push(Line::default());
+    lines
 }

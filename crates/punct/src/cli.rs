@@ -88,6 +88,40 @@ pub enum Command {
     /// Tune search settings by SPSA over fixed-playout game pairs, printing where they
     /// stand; confirm the result with `punct match --sprt`.
     Tune(TuneArgs),
+    /// Sign in to a punct server for `punct play --server`: with a name and password (an
+    /// API token is made for this terminal) or with `--token`, a token made on the
+    /// account page. The token is kept in $XDG_CONFIG_HOME/punct/logins.json (mode 0600).
+    Login(LoginArgs),
+    /// Forget the sign-in to a server (and revoke its token, when `punct login` made it).
+    Logout(LogoutArgs),
+}
+
+/// Arguments of `punct login`.
+#[derive(clap::Args, Debug)]
+pub struct LoginArgs {
+    /// The server's address, such as https://punct.example or http://127.0.0.1:8080.
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// An API token made on the account page (`punct_…`), instead of a name and password.
+    #[arg(
+        long,
+        env = "PUNCT_TOKEN",
+        hide_env_values = true,
+        conflicts_with = "username"
+    )]
+    pub token: Option<String>,
+    /// The account's name (asked for when left out); the password is always asked for,
+    /// without showing it (or read from standard input when that is not a terminal).
+    #[arg(long)]
+    pub username: Option<String>,
+}
+
+/// Arguments of `punct logout`.
+#[derive(clap::Args, Debug)]
+pub struct LogoutArgs {
+    /// The server signed in to.
+    #[arg(long, value_name = "URL")]
+    pub server: String,
 }
 
 /// Arguments of `punct tune`.
@@ -322,6 +356,10 @@ pub struct PlayArgs {
     /// machine's cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
+    /// Play your games on this punct server instead (signed in with `punct login`): your
+    /// live and correspondence games listed, new ones made there.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["resume", "position", "human", "level", "colour", "movetime", "threads"])]
+    pub server: Option<String>,
 }
 
 /// Arguments of `punct review`.

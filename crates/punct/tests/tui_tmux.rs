@@ -960,3 +960,300 @@ fn playing_on_from_a_review_draws_the_game_alone_and_q_comes_back() {
     drop(review);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `punct serve` of the test's own on SQLite, killed when dropped.
+struct Server {
+    child: std::process::Child,
+    addr: String,
+    db: std::path::PathBuf,
+}
+
+impl Server {
+    /// Starts a server on a free port with the database `db`.
+    fn start(db: &Path) -> Server {
+        let addr = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .to_string();
+        Server::on(&addr, db)
+    }
+
+    /// Starts a server at `addr` with the database `db`, and waits until it serves.
+    fn on(addr: &str, db: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
+            .args(["serve", "--addr", addr, "--db", db.to_str().unwrap()])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        assert!(line.contains("serving on"), "{line}");
+        Server {
+            child,
+            addr: addr.to_owned(),
+            db: db.to_owned(),
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Kills the server at once, as a crash would.
+    fn kill(mut self) -> (String, std::path::PathBuf) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        (self.addr.clone(), self.db.clone())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP request as a browser or a script would make it: the status, the body as JSON
+/// (`null` when empty) and the cookies set.
+fn http(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<serde_json::Value>,
+) -> (u16, serde_json::Value, Vec<String>) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut request = ureq::http::Request::builder().method(method).uri(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let mut response = match body {
+        Some(body) => agent.run(
+            request
+                .header("Content-Type", "application/json")
+                .body(body.to_string())
+                .unwrap(),
+        ),
+        None => agent.run(request.body(()).unwrap()),
+    }
+    .unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let cookies = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_owned())
+        .collect();
+    let text = response.body_mut().read_to_string().unwrap();
+    let json = if text.is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{url}: {e} in {text}"))
+    };
+    (response.status().as_u16(), json, cookies)
+}
+
+/// Makes account `name` over HTTP as the sign-up page does and returns an API token made
+/// with its session, as the account page does.
+fn account_with_token(server: &str, name: &str) -> String {
+    let (status, made, cookies) = http(
+        "POST",
+        &format!("{server}/api/account"),
+        &[],
+        Some(serde_json::json!({"username": name, "password": "a long secret of mine"})),
+    );
+    assert_eq!(status, 201, "{made}");
+    let csrf = made["csrf"].as_str().unwrap();
+    let cookie = cookies.join("; ");
+    let (status, token, _) = http(
+        "POST",
+        &format!("{server}/api/account/tokens"),
+        &[
+            ("Cookie", &cookie),
+            ("X-CSRF-Token", csrf),
+            ("Origin", server),
+        ],
+        Some(serde_json::json!({"name": "terminal"})),
+    );
+    assert_eq!(status, 201, "{token}");
+    token["token"].as_str().unwrap().to_owned()
+}
+
+/// The moves of game `id` as its page sees it on the WebSocket (a watcher's `hello`, the
+/// state that answers it).
+fn moves_on_the_socket(server: &str, id: &str) -> Vec<String> {
+    let url = format!("{}/api/games/{id}/ws", server.replace("http://", "ws://"));
+    let (mut socket, _) = tungstenite::connect(url).unwrap();
+    socket
+        .send(tungstenite::Message::text(r#"{"type":"hello"}"#))
+        .unwrap();
+    loop {
+        if let tungstenite::Message::Text(text) = socket.read().unwrap() {
+            let message: serde_json::Value = serde_json::from_str(text.as_str()).unwrap();
+            if message["type"] == "state" {
+                return moves_of(&message["state"]);
+            }
+        }
+    }
+}
+
+fn moves_of(state: &serde_json::Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Waits until game `id`'s moves, as the other player's page reads them, are `expected`.
+fn wait_for_moves(server: &str, id: &str, token: &str, expected: &[&str]) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, state, _) = http(
+            "GET",
+            &format!("{server}/api/games/{id}"),
+            &[("Authorization", &format!("Bearer {token}"))],
+            None,
+        );
+        if status == 200 && moves_of(&state) == expected {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the game's moves are not {expected:?}: {status} {state}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_terminal_plays_a_correspondence_game_on_a_server_through_its_restart() {
+    if tmux_missing() {
+        return;
+    }
+    let punct = env!("CARGO_BIN_EXE_punct");
+    let dir = scratch_dir("online");
+    let config = dir.join("config");
+    let server = Server::start(&dir.join("online.db"));
+    let url = server.url();
+
+    // Ada has an account and a token; she makes a correspondence game and Bob, without an
+    // account, takes the other seat by the invitation, as the link in a browser does.
+    let token = account_with_token(&url, "Ada");
+    let (status, made, _) = http(
+        "POST",
+        &format!("{url}/api/games"),
+        &[("Authorization", &format!("Bearer {token}"))],
+        Some(serde_json::json!({"mode": "friend", "days": 3})),
+    );
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_owned();
+    let (status, joined, _) = http(
+        "POST",
+        &format!("{url}/api/games/{id}/join"),
+        &[],
+        Some(serde_json::json!({"invite": made["invite"], "name": "Bob"})),
+    );
+    assert_eq!(status, 200, "{joined}");
+    let bob = joined["token"].as_str().unwrap().to_owned();
+    let bob_moves = |text: &str| {
+        let (status, state, _) = http(
+            "POST",
+            &format!("{url}/api/games/{id}/move"),
+            &[("Authorization", &format!("Bearer {bob}"))],
+            Some(serde_json::json!({ "move": text })),
+        );
+        assert_eq!(status, 200, "{state}");
+    };
+
+    // A wrong token is refused at login, in words; the right one is kept, readable by Ada
+    // alone.
+    let login = |token: &str| {
+        Command::new(punct)
+            .args(["login", "--server", &url, "--token", token])
+            .env("XDG_CONFIG_HOME", &config)
+            .output()
+            .unwrap()
+    };
+    let wrong = login("punct_not_a_token");
+    assert!(!wrong.status.success());
+    let said = String::from_utf8_lossy(&wrong.stderr);
+    assert!(said.contains("does not accept this sign-in"), "{said}");
+    let right = login(&token);
+    assert!(
+        right.status.success(),
+        "{}",
+        String::from_utf8_lossy(&right.stderr)
+    );
+    assert!(String::from_utf8_lossy(&right.stdout).contains("Signed in to"));
+    let kept = config.join("punct").join("logins.json");
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&kept).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600);
+
+    let term = Tmux::start(
+        "online",
+        &dir,
+        &format!(
+            "XDG_CONFIG_HOME={} {punct} play --server {url}",
+            config.display()
+        ),
+    );
+    let screen = term.wait_for("your turn");
+    assert!(screen.contains("Bob"), "{screen}");
+    term.keys(&["Enter"]);
+    term.wait_for("connected");
+    // Ada's move, typed in the terminal, is in the game as Bob's page sees it.
+    term.keys(&[":"]);
+    term.type_text("TE4:0");
+    term.keys(&["Enter"]);
+    wait_for_moves(&url, &id, &bob, &["TE4:0"]);
+    assert_eq!(moves_on_the_socket(&url, &id), ["TE4:0"]);
+    // Bob's move, made over HTTP, arrives on the board.
+    bob_moves("TM12:0");
+    term.wait_for("Bob played TM12:0");
+
+    // The server goes down: the terminal says so and keeps the move typed meanwhile.
+    let (addr, db) = server.kill();
+    term.wait_for("connection lost");
+    term.keys(&[":"]);
+    term.type_text("TE7:0");
+    term.keys(&["Enter"]);
+    term.wait_for("sent once the connection");
+    // Back up: the terminal reconnects, sends the move, and the game goes on.
+    let server = Server::on(&addr, &db);
+    wait_for_moves(&url, &id, &bob, &["TE4:0", "TM12:0", "TE7:0"]);
+    term.wait_for("● connected");
+    bob_moves("TE10:0");
+    term.wait_for("Bob played TE10:0");
+    let screen = term.screen();
+    assert!(
+        screen.contains("your turn") || screen.contains("ply 4"),
+        "{screen}"
+    );
+
+    // q goes back to the list, q again quits.
+    term.keys(&["q"]);
+    term.wait_for("n new game");
+    term.keys(&["q"]);
+    term.expect_exit("0", "n new game");
+    drop(term);
+    drop(server);
+
+    // A revoked or unknown sign-in is refused before the screen opens.
+    let out = Command::new(punct)
+        .args(["play", "--server", "http://127.0.0.1:9"])
+        .env("XDG_CONFIG_HOME", &config)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not signed in"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,7 @@
 mod admin;
 mod bench;
 mod engine;
+mod login;
 mod match_;
 mod moves;
 mod openings;
@@ -45,6 +46,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench { nodes } => bench::run(nodes),
         Command::Train(step) => train::run(step),
         Command::Tune(args) => tune::run(args),
+        Command::Login(args) => login::login(args),
+        Command::Logout(args) => login::logout(args),
     }
 }
 

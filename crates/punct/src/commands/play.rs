@@ -10,8 +10,11 @@ use punct_tui::{Level, Opponent, PlayOptions, Start};
 use crate::cli::PlayArgs;
 
 /// Opens the play screen with the chosen opponent, on the empty board, a position or a
-/// game saved before.
+/// game saved before; or, with `--server`, the list of the player's games on that server.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    if let Some(server) = &args.server {
+        return punct_tui::play_online(server);
+    }
     let opponent = if args.human {
         Opponent::Human
     } else {
