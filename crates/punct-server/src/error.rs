@@ -2,6 +2,8 @@
 //! can read. It knows nothing of HTTP; the web layer maps each kind to a status once
 //! ([`crate::http::error`]).
 
+use crate::wire::error::Refusal;
+
 /// What went wrong, as far as a caller must tell cases apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
@@ -61,6 +63,20 @@ pub struct Error {
     pub kind: ErrorKind,
     /// What was wrong, for people.
     pub reason: String,
+    /// What kind of refusal it is, for interfaces that say it in their own words; `None`
+    /// for an error the domain gives no code of its own.
+    pub refusal: Option<Box<Refusal>>,
+}
+
+impl Error {
+    /// The refusal `refusal`: its kind, its English sentence and its code.
+    pub fn refused(refusal: Refusal) -> Error {
+        Error {
+            kind: refusal.kind(),
+            reason: refusal.to_string(),
+            refusal: Some(Box::new(refusal)),
+        }
+    }
 }
 
 macro_rules! constructors {
@@ -69,7 +85,7 @@ macro_rules! constructors {
             $(
                 $(#[$doc])*
                 pub fn $name(reason: impl Into<String>) -> Error {
-                    Error { kind: ErrorKind::$kind, reason: reason.into() }
+                    Error { kind: ErrorKind::$kind, reason: reason.into(), refusal: None }
                 }
             )*
         }

@@ -274,3 +274,80 @@ async fn the_free_board_plays_both_sides_shows_the_engines_move_and_shares_its_p
     .await
     .expect("the board scenario finishes within 150 s");
 }
+
+/// The free board's piece editor: pieces put on the empty board by clicking cells (White's,
+/// Black's, one on another), one the rules do not take refused with their reason, the top
+/// one taken off, Black set to move; the position's text and link follow every edit, and the
+/// engine analyses the position set up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_piece_editor_sets_a_position_up_for_the_engine() {
+    if !webdriver::available() {
+        return;
+    }
+    webdriver::watchdog("the piece editor browser test", Duration::from_secs(200));
+    let base = common::start_in_process(&common::temp_db("browser-editor")).await;
+    if !webdriver::wasm_served(&base, "the piece editor").await {
+        return;
+    }
+    tokio::time::timeout(Duration::from_secs(150), async {
+        let driver = Driver::start().await;
+        let s = driver.session("editor").await;
+        s.goto(&format!("{base}/analysis")).await;
+        s.wait(
+            "the empty analysis board",
+            "return !document.getElementById('board-setup').hidden && document.getElementById('board-position').value === 'standard w 0 -';",
+        )
+        .await;
+        s.click("#edit-on").await;
+        s.wait(
+            "the editor's choices",
+            "return !document.getElementById('edit-tools').hidden;",
+        )
+        .await;
+        let choose = |colour: &'static str, piece: &'static str| {
+            json!([colour, piece])
+        };
+        let pick = "document.getElementById('edit-colour').value = arguments[0]; document.getElementById('edit-piece').value = arguments[1];";
+        let expect = |text: &str| {
+            format!("return document.getElementById('board-position').value === {text:?} && document.getElementById('board-link').value.endsWith({:?});",
+                format!("#position={}", text.replace(' ', "+").replace(':', "%3A").replace('@', "%40").replace(',', "%2C")))
+        };
+        for (colour, piece, cell, text) in [
+            ("white", "T", "E4", "standard w 0 wTE4:0@1"),
+            ("black", "T", "K5", "standard w 0 wTE4:0@1,bTK5:0@1"),
+            ("white", "T", "E4", "standard w 0 wTE4:0@1,bTK5:0@1,wTE4:0@2"),
+        ] {
+            s.eval(pick, choose(colour, piece)).await;
+            s.click(&format!("#board polygon.cell[data-cell='{cell}']")).await;
+            s.wait(&format!("{colour} {piece} on {cell}"), &expect(text)).await;
+        }
+        // Black's PÜNCT may not rest on White's piece: the rules say so, nothing changes.
+        s.eval(pick, choose("black", "T")).await;
+        s.click("#board polygon.cell[data-cell='E4']").await;
+        s.wait(
+            "the rules' refusal",
+            "return document.getElementById('game-error').textContent.startsWith('The rules do not take this position');",
+        )
+        .await;
+        s.wait("nothing changed", &expect("standard w 0 wTE4:0@1,bTK5:0@1,wTE4:0@2"))
+            .await;
+        // The top piece taken off, then Black to move.
+        s.eval(pick, choose("white", "remove")).await;
+        s.click("#board polygon.cell[data-cell='E4']").await;
+        s.wait("the top piece off", &expect("standard w 0 wTE4:0@1,bTK5:0@1"))
+            .await;
+        s.click("#edit-black").await;
+        s.wait("Black to move", &expect("standard b 1 wTE4:0@1,bTK5:0@1"))
+            .await;
+        // The engine's line of the position set up, its move the board's arrow.
+        s.wait(
+            "the engine's analysis and its arrow",
+            "return document.getElementById('analysis').textContent.includes('%') && !!document.querySelector('#board .hint-move');",
+        )
+        .await;
+        s.screenshot("analysis-4-editor").await;
+        s.quit().await;
+    })
+    .await
+    .expect("the editor scenario finishes within 150 s");
+}

@@ -270,3 +270,50 @@ async fn a_game_on_a_phone_in_every_language(driver: &Driver, base: &str) {
     }
     s.quit().await;
 }
+
+/// What the server refuses over a game's socket is said in the page's language, from its
+/// code: a French player's typed move that breaks a rule, and the seats the server names
+/// itself (nobody's name given) worded in French too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_from_the_server_is_said_in_the_pages_language() {
+    if !webdriver::available() {
+        return;
+    }
+    webdriver::watchdog("the translated refusal test", Duration::from_secs(150));
+    let base = common::start_in_process(&common::temp_db("browser-refusal-fr")).await;
+    let driver = Driver::start().await;
+    scenario("the refusal in French", 100, async {
+        let (id, token) = common::create(&base, json!({ "mode": "local" })).await;
+        let s = driver.session_in_language("i18n-refusal-fr", "fr").await;
+        s.goto(&format!("{base}/")).await;
+        s.eval(
+            "localStorage.setItem(`punct.token.${arguments[0]}`, arguments[1]);",
+            json!([id, token]),
+        )
+        .await;
+        s.goto(&format!("{base}/g/{id}")).await;
+        s.wait(
+            "the game in French, its unnamed seats worded so",
+            &loaded_in(
+                "fr",
+                "!document.getElementById('move-text').disabled && [...document.querySelectorAll('.players .name')].map(n => n.textContent).join('|').includes('Anonyme 2')",
+            ),
+        )
+        .await;
+        // The first placement may not touch the centre: refused over the socket, said in
+        // French, with none of the server's English.
+        s.type_into("#move-text", "TI9:0\n").await;
+        let said = s
+            .wait(
+                "the refusal in French",
+                "const t = document.getElementById('game-error').textContent; return t.includes('TI9:0 n') && t;",
+            )
+            .await;
+        let said = said.as_str().unwrap();
+        assert!(!said.contains("illegal move"), "{said}");
+        assert!(!said.contains("standard game"), "{said}");
+        s.screenshot("i18n-3-refusal-fr").await;
+        s.quit().await;
+    })
+    .await;
+}

@@ -23,6 +23,7 @@ use review::{Eval, GameAnalysis, Review};
 
 use crate::error::{Error, ErrorKind};
 use crate::games::Hub;
+use crate::wire::error::Refusal;
 
 /// Analyses of whole games that may run at once (each holds one search at a time).
 const MAX_JOBS: usize = 2;
@@ -127,19 +128,14 @@ impl Analyses {
         }
         let shared = self.hub.shared(id).await?;
         if shared.live {
-            return Err(Error::conflict(
-                "the game is being played: it may be analysed once it is over",
-            ));
+            return Err(Error::refused(Refusal::AnalysisWhileLive));
         }
         let game = shared.game;
         let positions: Vec<Position> = (0..=game.moves().len())
             .map(|n| game.position_after(n))
             .collect();
         if let Some((i, _)) = self.hub.withheld(&positions).await? {
-            return Err(Error::forbidden(format!(
-                "position {i} of the game (after {i} moves) occurs in a game being played: \
-                 the engine does not analyse it until that game is over"
-            )));
+            return Err(Error::refused(Refusal::Withheld { position: Some(i) }));
         }
         let total = positions.len();
         {
@@ -238,10 +234,7 @@ impl Analyses {
             .await?
             .is_some()
         {
-            return Err(Error::forbidden(
-                "a position of the game was reached in a game being played meanwhile: ask \
-                 again once that game is over",
-            ));
+            return Err(Error::refused(Refusal::WithheldMeanwhile));
         }
         let mut at = pos.clone();
         let mut forced = Vec::new();

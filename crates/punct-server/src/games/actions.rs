@@ -8,6 +8,7 @@ use super::Hub;
 use super::cell::RoomCell;
 use super::reads::Viewed;
 use crate::error::{Error, ErrorKind};
+use crate::wire::error::Refusal;
 use crate::players::accounts::AccountId;
 use crate::room::new::{self, Creator, NewGame, random_hex};
 use crate::room::{Action, Audience, Change, Request, Room, Snapshot};
@@ -199,11 +200,12 @@ impl Hub {
                     Ok(Change::Timeout)
                 })
                 .await?;
-                let outcome = room.game.outcome().map(|o| o.to_string());
-                return Err(Error::conflict(format!(
-                    "the game is over: {}",
-                    outcome.unwrap_or_default()
-                )));
+                return Err(match room.game.outcome() {
+                    Some(outcome) => Error::refused(Refusal::GameOver {
+                        outcome: outcome.into(),
+                    }),
+                    None => Error::conflict("the game is over"),
+                });
             }
             None if request.action == Action::Rematch => {
                 hub.rematch(cell, &mut room, colours, now).await?

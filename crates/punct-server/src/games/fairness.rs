@@ -9,6 +9,12 @@
 //! rule, nor does asking what the opponent threatens). The first few plies are every game's
 //! opening: a position with at most [`OPENING_PIECES`] pieces is refused only while a live
 //! game is at it now, so that the analysis board still opens on an empty board.
+//!
+//! Several nodes share the database: a game live on another node is not in this one's memory
+//! (or is there as it was when this node last read it), so the live games are also read from
+//! the database, the truth, with their pending moves, and each replayed to its positions. That
+//! is one read of every live game's row per check: a check guards an engine search, which
+//! costs far more.
 
 use std::time::Duration;
 
@@ -16,6 +22,8 @@ use punct_core::Position;
 
 use super::Hub;
 use crate::error::Error;
+use crate::ops::metrics::StorageOp;
+use crate::room::{Room, Stored};
 
 /// Positions with at most this many pieces on the board are openings shared by many games.
 pub const OPENING_PIECES: usize = 4;
@@ -68,6 +76,38 @@ impl Hub {
             let hashes = room.game.hashes();
             if let Some(i) = asked.iter().position(|a| a.ruled_out_by(hashes)) {
                 return Ok(Some((i, room.id.clone())));
+            }
+        }
+        if self.inner.store.is_shared() {
+            return self.withheld_in_the_database(&asked).await;
+        }
+        Ok(None)
+    }
+
+    /// [`Hub::withheld`]'s check of the live games as the database holds them.
+    async fn withheld_in_the_database(
+        &self,
+        asked: &[Asked],
+    ) -> Result<Option<(usize, String)>, Error> {
+        let live = self
+            .inner
+            .store
+            .live_games::<Stored>()
+            .await
+            .map_err(|e| self.storage_error(StorageOp::Read, e))?;
+        // A game that cannot be read back is set aside by whoever loads it; it is no live
+        // game to anyone meanwhile.
+        for stored in live.into_iter().flatten() {
+            let id = stored.id().to_owned();
+            let Ok(room) = Room::from_stored(stored, 0, 0) else {
+                continue;
+            };
+            if !room.is_live() {
+                continue;
+            }
+            let hashes = room.game.hashes();
+            if let Some(i) = asked.iter().position(|a| a.ruled_out_by(hashes)) {
+                return Ok(Some((i, id)));
             }
         }
         Ok(None)

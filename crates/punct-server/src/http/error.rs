@@ -2,12 +2,14 @@
 //! ([`crate::error::Error`]) become one here, with the status of their kind
 //! ([`crate::wire::error::status_of`]).
 
+use std::borrow::Cow;
+
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::Error;
-use crate::wire::error::{ErrorBody, status_of};
+use crate::wire::error::{ErrorBody, Refusal, status_of};
 
 /// A refused request, as the client is told.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -17,6 +19,8 @@ pub struct ApiError {
     pub status: StatusCode,
     /// What was wrong, for people.
     pub reason: String,
+    /// What kind of refusal it is, where the domain named it.
+    pub refusal: Option<Box<Refusal>>,
 }
 
 impl ApiError {
@@ -25,6 +29,7 @@ impl ApiError {
         ApiError {
             status,
             reason: reason.into(),
+            refusal: None,
         }
     }
 
@@ -43,13 +48,20 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
         let status =
             StatusCode::from_u16(status_of(e.kind)).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        ApiError::new(status, e.reason)
+        ApiError {
+            refusal: e.refusal,
+            ..ApiError::new(status, e.reason)
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ErrorBody::new(self.status.as_u16(), self.reason);
+        let status = self.status.as_u16();
+        let body = match self.refusal {
+            Some(refusal) => ErrorBody::refused(status, self.reason, Cow::Owned(*refusal)),
+            None => ErrorBody::new(status, self.reason),
+        };
         (self.status, Json(body)).into_response()
     }
 }

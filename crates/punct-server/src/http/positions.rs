@@ -15,6 +15,7 @@ use super::extract::parse;
 use crate::error::Error;
 use crate::games::Hub;
 use crate::wire::analysis::Analysis;
+use crate::wire::error::Refusal;
 use crate::wire::legal::{LegalMoves, MoveChecked};
 use crate::wire::refusal::Why;
 use crate::wire::view::OutcomeView;
@@ -73,24 +74,10 @@ pub(super) async fn legal(Query(q): Query<PositionQuery>) -> Result<Response, Ap
 pub(super) async fn refuse_live(hub: &Hub, positions: &[Position]) -> Result<(), ApiError> {
     match hub.withheld(positions).await? {
         None => Ok(()),
-        Some((i, _)) => Err(ApiError::from(Error::forbidden(withheld_reason(
-            positions.len(),
-            i,
-        )))),
+        Some((i, _)) => Err(ApiError::from(Error::refused(Refusal::Withheld {
+            position: (positions.len() > 1).then_some(i),
+        }))),
     }
-}
-
-/// Why the analysis of a position (the `i`th of `n`) is refused.
-fn withheld_reason(n: usize, i: usize) -> String {
-    let which = if n == 1 {
-        "the position".to_owned()
-    } else {
-        format!("position {i} of the game (after {i} moves)")
-    };
-    format!(
-        "{which} occurs in a game being played: the engine does not analyse it until that \
-         game is over"
-    )
 }
 
 /// The body of the endpoints that take one text: `{"text"}` or `{"position"}`.

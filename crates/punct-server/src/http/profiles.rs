@@ -156,6 +156,11 @@ pub(super) async fn games(
         .map(|e| GameEntry {
             game: e.game,
             colour: e.colour,
+            opponent_kind: match (e.opponent_deleted, &e.opponent) {
+                (true, _) => "deleted",
+                (false, Some(_)) => "account",
+                (false, None) => "anonymous",
+            },
             opponent: e.opponent,
             speed: e.speed,
             rated: e.rated,

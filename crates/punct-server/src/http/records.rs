@@ -16,6 +16,7 @@ use crate::http::error::ApiError;
 use crate::http::json_only::is_zip;
 use crate::records::export::{self, RecordRequest};
 use crate::records::import::{self, Imported};
+use crate::wire::error::Refusal;
 use crate::wire::records::ImportAnswer;
 
 /// How many reasons a refusal of an import that read nothing quotes.
@@ -95,7 +96,16 @@ fn nothing_read(imported: &Imported) -> ApiError {
     if reasons.is_empty() {
         reasons.push("the archive holds no file".into());
     }
-    ApiError::bad_request(format!("no game could be read: {}", reasons.join("; ")))
+    let refusal = match imported.skipped.first() {
+        Some(first) => Refusal::NothingRead {
+            first: first.why.clone(),
+        },
+        None => Refusal::EmptyArchive,
+    };
+    ApiError {
+        refusal: Some(Box::new(refusal)),
+        ..ApiError::bad_request(format!("no game could be read: {}", reasons.join("; ")))
+    }
 }
 
 /// Writes the record of a game the page holds, as `text/plain`.

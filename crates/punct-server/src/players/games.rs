@@ -101,6 +101,8 @@ pub struct Entry {
     pub colour: String,
     /// The opponent's name: `None` for none with an account, "deleted" once deleted.
     pub opponent: Option<String>,
+    /// Whether the opponent's account is deleted.
+    pub opponent_deleted: bool,
     /// The speed.
     pub speed: String,
     /// Whether it is rated.
@@ -127,6 +129,8 @@ const ENTRY: &str = "SELECT g.game, g.colour, g.speed, g.rated, g.live, g.to_mov
     FROM account_games g LEFT JOIN accounts o ON o.id = g.opponent";
 
 fn entry(r: &Row) -> anyhow::Result<Entry> {
+    let opponent_deleted =
+        r.opt_text("opponent_id")?.is_some() && r.opt_text("opponent_name")?.is_none();
     let opponent = match r.opt_text("opponent_id")? {
         Some(_) => Some(
             r.opt_text("opponent_name")?
@@ -138,6 +142,7 @@ fn entry(r: &Row) -> anyhow::Result<Entry> {
         game: r.text("game")?,
         colour: r.text("colour")?,
         opponent,
+        opponent_deleted,
         speed: r.text("speed")?,
         rated: r.bool("rated")?,
         live: r.bool("live")?,

@@ -8,6 +8,7 @@ use std::io::{Cursor, Read};
 use punct_core::{Game, Position, Record, sgf};
 
 use crate::error::Error;
+use crate::wire::records::Skip;
 
 /// The most games (read or not) one import gives; a larger archive is cut there, saying so.
 pub const MAX_GAMES: usize = 500;
@@ -34,6 +35,8 @@ pub struct Skipped {
     pub file: Option<String>,
     /// Why, naming the line where there is one.
     pub reason: String,
+    /// Why, as a code with the values it names.
+    pub why: Skip,
 }
 
 /// What an import gave: the games read and those that were not, each numbered by its place
@@ -56,11 +59,12 @@ impl Imported {
         self.count() >= MAX_GAMES
     }
 
-    fn skip(&mut self, file: Option<&str>, reason: impl Into<String>) {
+    fn skip(&mut self, file: Option<&str>, why: Skip) {
         self.skipped.push(Skipped {
             game: self.count() + 1,
             file: file.map(str::to_owned),
-            reason: reason.into(),
+            reason: why.to_string(),
+            why,
         });
     }
 
@@ -68,12 +72,7 @@ impl Imported {
     fn add_text(&mut self, text: &str, file: Option<&str>) {
         for game in read_text(text) {
             if self.full() {
-                self.skip(
-                    file,
-                    format!(
-                        "an import reads at most {MAX_GAMES} games: this one and the rest were not read"
-                    ),
-                );
+                self.skip(file, Skip::TooManyGames { max: MAX_GAMES });
                 return;
             }
             match game {
@@ -104,10 +103,7 @@ pub fn from_zip(bytes: &[u8]) -> Result<Imported, Error> {
     let mut unpacked = 0u64;
     for index in 0..archive.len() {
         if imported.full() {
-            imported.skip(
-                None,
-                format!("an import reads at most {MAX_GAMES} games: the rest of the archive was not read"),
-            );
+            imported.skip(None, Skip::ArchiveCut { max: MAX_GAMES });
             break;
         }
         // A name that is not UTF-8 (nor the legacy code page) is shown as best it can be.
@@ -118,7 +114,8 @@ pub fn from_zip(bytes: &[u8]) -> Result<Imported, Error> {
         let mut entry = match archive.by_index(index) {
             Ok(entry) => entry,
             Err(e) => {
-                imported.skip(Some(&name), format!("cannot be unpacked: {e}"));
+                let problem = e.to_string();
+                imported.skip(Some(&name), Skip::CannotUnpack { problem });
                 continue;
             }
         };
@@ -129,29 +126,22 @@ pub fn from_zip(bytes: &[u8]) -> Result<Imported, Error> {
         let mut data = Vec::new();
         let left = MAX_UNPACKED_BYTES - unpacked;
         if let Err(e) = (&mut entry).take(left + 1).read_to_end(&mut data) {
-            imported.skip(Some(&name), format!("cannot be unpacked: {e}"));
+            let problem = e.to_string();
+            imported.skip(Some(&name), Skip::CannotUnpack { problem });
             continue;
         }
         if data.len() as u64 > left {
-            imported.skip(
-                Some(&name),
-                format!(
-                    "the archive unpacks to more than {} MiB: this file and the rest were not read",
-                    MAX_UNPACKED_BYTES / (1024 * 1024)
-                ),
-            );
+            let mib = MAX_UNPACKED_BYTES / (1024 * 1024);
+            imported.skip(Some(&name), Skip::ArchiveTooLarge { mib });
             break;
         }
         unpacked += data.len() as u64;
         match String::from_utf8(data) {
             Ok(text) => imported.add_text(&text, Some(&name)),
             Err(_) if name.to_ascii_lowercase().ends_with(".zip") => {
-                imported.skip(Some(&name), "an archive inside the archive is not opened")
+                imported.skip(Some(&name), Skip::NestedArchive)
             }
-            Err(_) => imported.skip(
-                Some(&name),
-                "not text (UTF-8): expected a game record, an SGF file or a position",
-            ),
+            Err(_) => imported.skip(Some(&name), Skip::NotText),
         }
     }
     Ok(imported)
@@ -159,36 +149,40 @@ pub fn from_zip(bytes: &[u8]) -> Result<Imported, Error> {
 
 /// Every game of a text: Boardspace SGF (it starts with `(`), punct's records (tag pairs,
 /// or numbered moves), or else a position text.
-fn read_text(text: &str) -> Vec<Result<Record, String>> {
+fn read_text(text: &str) -> Vec<Result<Record, Skip>> {
     let text = text.trim_start_matches('\u{feff}').trim();
     if sgf::looks_like_sgf(text) {
         let games = sgf::read_all(text);
         if games.is_empty() {
-            return vec![Err("no game in the SGF text".into())];
+            return vec![Err(Skip::NoSgfGame)];
         }
         return games
             .into_iter()
-            .map(|g| g.map_err(|e| format!("Boardspace SGF, {e}")))
+            .map(|g| {
+                g.map_err(|e| Skip::BadSgf {
+                    problem: e.to_string(),
+                })
+            })
             .collect();
     }
     if text.starts_with('[') || text.contains("1.") {
         return Record::read_each(text)
             .into_iter()
-            .map(|r| r.map_err(|e| e.to_string()))
+            .map(|r| {
+                r.map_err(|e| Skip::BadRecord {
+                    problem: e.to_string(),
+                })
+            })
             .collect();
     }
     if text.is_empty() {
-        return vec![Err(
-            "nothing to read: expected a game record, an SGF file or a position".into(),
-        )];
+        return vec![Err(Skip::NothingToRead)];
     }
     vec![
         Position::from_text(text)
             .map(|start| Record::from_game(Game::from_position(start), "?", "?", "????.??.??"))
-            .map_err(|e| {
-                format!(
-                    "not a game record, a Boardspace SGF file nor a position text (read as a position: {e})"
-                )
+            .map_err(|e| Skip::Unreadable {
+                problem: e.to_string(),
             }),
     ]
 }

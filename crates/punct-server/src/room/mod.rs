@@ -29,11 +29,12 @@ pub use expiry::Lifetimes;
 use moves::MoveTexts;
 pub use record::record_date;
 pub use rematch::RematchStep;
-pub use seat::{Mode, Person, Seat};
+pub use seat::{Holder, Mode, Person, Seat};
 pub use snapshot::{Ending, SeatShown, Snapshot};
 pub use stored::{Stored, Summary};
 
 use crate::error::Error;
+use crate::wire::error::Refusal;
 use crate::players::accounts::AccountId;
 use crate::players::speed::{Speed, TimeControl};
 
@@ -256,20 +257,20 @@ impl Room {
         now: i64,
     ) -> Result<Colour, Error> {
         if let Some(outcome) = self.game.outcome() {
-            return Err(Error::conflict(format!(
-                "the game is over ({outcome}); you can watch its replay"
-            )));
+            return Err(Error::refused(Refusal::JoinOver {
+                outcome: outcome.into(),
+            }));
         }
         let colour = Colour::ALL
             .into_iter()
             .find(|c| self.seats[c.index()].is_open())
-            .ok_or_else(|| Error::conflict("both seats are taken; you can watch"))?;
+            .ok_or_else(|| Error::refused(Refusal::SeatsTaken))?;
         if let Some(secret) = &self.invite
             && invite != Some(secret.as_str())
         {
-            return Err(Error::forbidden(match invite {
-                None => "joining this game needs its invitation: open the link you were sent",
-                Some(_) => "this invitation is not the game's: open the link you were sent",
+            return Err(Error::refused(match invite {
+                None => Refusal::InvitationNeeded,
+                Some(_) => Refusal::InvitationWrong,
             }));
         }
         self.joined = self.invite.take().map(|invite| Joined {
@@ -347,9 +348,7 @@ impl Room {
     /// error nothing has changed.
     pub fn act(&mut self, colours: &[Colour], action: &Action, now: i64) -> Result<Change, Error> {
         if colours.is_empty() {
-            return Err(Error::forbidden(
-                "this token holds no seat in this game (watchers cannot act)",
-            ));
+            return Err(Error::refused(Refusal::NotSeated));
         }
         match action {
             Action::Rematch => return self.offer_rematch(colours, now),
@@ -357,7 +356,9 @@ impl Room {
             _ => {}
         }
         if let Some(outcome) = self.game.outcome() {
-            return Err(Error::conflict(format!("the game is over: {outcome}")));
+            return Err(Error::refused(Refusal::GameOver {
+                outcome: outcome.into(),
+            }));
         }
         let turn = self.turn();
         let me = if colours.contains(&turn) {
@@ -370,17 +371,19 @@ impl Room {
         let change = match action {
             Action::Move { text } => {
                 if !colours.contains(&turn) {
-                    return Err(Error::conflict(format!(
-                        "it is not your turn: {} is to move",
-                        colour_name(turn)
-                    )));
+                    return Err(Error::refused(Refusal::NotYourTurn {
+                        colour: colour_name(turn),
+                    }));
                 }
                 if self.seats.iter().any(Seat::is_open) {
-                    return Err(Error::conflict(
-                        "the game has not started: waiting for an opponent to join",
-                    ));
+                    return Err(Error::refused(Refusal::NotStarted));
                 }
-                let mv = Move::parse(text.trim()).map_err(|e| Error::bad_request(e.to_string()))?;
+                let mv = Move::parse(text.trim()).map_err(|e| {
+                    Error::refused(Refusal::MalformedMove {
+                        text: crate::wire::error::cut(text.trim()).into_owned(),
+                        problem: crate::wire::error::cut(&e.to_string()).into_owned(),
+                    })
+                })?;
                 self.play(mv, now)?;
                 Change::Move
             }
@@ -405,11 +408,9 @@ impl Room {
                     );
                     Change::Draw
                 } else if opponent_is_computer {
-                    return Err(Error::conflict(
-                        "the computer declines draw offers; play on or resign",
-                    ));
+                    return Err(Error::refused(Refusal::ComputerDeclinesDraw));
                 } else if self.draw_offer == Some(me) {
-                    return Err(Error::conflict("you have already offered a draw"));
+                    return Err(Error::refused(Refusal::DrawAlreadyOffered));
                 } else {
                     self.draw_offer = Some(me);
                     Change::DrawOffer
@@ -417,7 +418,7 @@ impl Room {
             }
             Action::DeclineDraw => {
                 if self.draw_offer != Some(!me) || local {
-                    return Err(Error::conflict("there is no draw offer to decline"));
+                    return Err(Error::refused(Refusal::NoDrawOffer));
                 }
                 self.draw_offer = None;
                 Change::DrawDeclined
@@ -434,9 +435,9 @@ impl Room {
                     self.take_back(requester, local, now)?;
                     Change::Takeback
                 } else if self.takeback_request == Some(me) {
-                    return Err(Error::conflict("you have already asked for a takeback"));
+                    return Err(Error::refused(Refusal::TakebackAlreadyAsked));
                 } else if !self.has_moved(me) {
-                    return Err(Error::conflict("you have no move to take back"));
+                    return Err(Error::refused(Refusal::NoMoveToTakeBack));
                 } else {
                     self.takeback_request = Some(me);
                     Change::TakebackRequest
@@ -444,7 +445,7 @@ impl Room {
             }
             Action::DeclineTakeback => {
                 if self.takeback_request != Some(!me) || local {
-                    return Err(Error::conflict("there is no takeback request to decline"));
+                    return Err(Error::refused(Refusal::NoTakebackRequest));
                 }
                 self.takeback_request = None;
                 Change::TakebackDeclined
@@ -471,10 +472,18 @@ impl Room {
     /// withdrawn. On an error nothing has changed.
     fn play(&mut self, mv: Move, now: i64) -> Result<(), Error> {
         let turn = self.turn();
-        let mv = self.game.play(mv).map_err(|e| match e {
-            PlayError::Illegal(mv, why) => Error::illegal(format!("illegal move {mv}: {why}")),
-            PlayError::GameOver(_) => Error::illegal(e.to_string()),
-        })?;
+        let mv = match self.game.play(mv) {
+            Ok(mv) => mv,
+            Err(PlayError::Illegal(mv, why)) => {
+                let refusal = Refusal::illegal_move(&mv, &why, self.game.position());
+                return Err(Error::refused(refusal));
+            }
+            Err(PlayError::GameOver(outcome)) => {
+                return Err(Error::refused(Refusal::GameOver {
+                    outcome: outcome.into(),
+                }));
+            }
+        };
         self.texts.push(mv);
         self.draw_offer = None;
         self.takeback_request = None;
@@ -534,10 +543,10 @@ impl Room {
             return None;
         }
         if made_on > self.seq {
-            return Some(Err(Error::conflict(format!(
-                "there is no state {made_on} yet: the game is at {}",
-                self.seq
-            ))));
+            return Some(Err(Error::refused(Refusal::StateAhead {
+                seq: made_on,
+                at: self.seq,
+            })));
         }
         let first = self.recent.iter().find(|m| m.seq == made_on + 1);
         Some(match first {
@@ -547,10 +556,10 @@ impl Room {
             {
                 Ok(m.seq)
             }
-            _ => Err(Error::conflict(format!(
-                "the game has changed since state {made_on}: it is at {} now; look again",
-                self.seq
-            ))),
+            _ => Err(Error::refused(Refusal::StateChanged {
+                seq: made_on,
+                at: self.seq,
+            })),
         })
     }
 
@@ -567,7 +576,7 @@ impl Room {
     /// the computer) would stop a player's clock for as long as they liked.
     fn take_back(&mut self, requester: Colour, local: bool, now: i64) -> Result<(), Error> {
         if self.game.moves().is_empty() || (!local && !self.has_moved(requester)) {
-            return Err(Error::conflict("there is no move to take back"));
+            return Err(Error::refused(Refusal::NothingToTakeBack));
         }
         let thinking = self.turn();
         if let Some(c) = self.clock.as_mut() {

@@ -211,11 +211,11 @@ pub fn build(
             .name
             .as_deref()
             .and_then(clean_name)
-            .unwrap_or_else(|| "Anonymous".to_owned()),
+            .unwrap_or_else(|| super::seat::ANONYMOUS.to_owned()),
     };
     let account = creator.map(|c| c.account.clone());
     let other = match req.mode {
-        Mode::Computer => Seat::computer(format!("punct level {number}"), level),
+        Mode::Computer => Seat::computer(super::seat::computer_name(level), level),
         Mode::Local => Seat::person(format!("{name} 2"), token.clone()),
         Mode::Friend => Seat::open("Friend"),
     };

@@ -7,6 +7,7 @@ use punct_core::{Colour, Game};
 
 use super::{Action, Change, Room};
 use crate::error::Error;
+use crate::wire::error::Refusal;
 use crate::room::clock::Clock;
 
 /// What a request for a rematch leads to.
@@ -31,9 +32,7 @@ impl Room {
         if at_once || self.rematch_offer == Some(!me) {
             Ok(RematchStep::Create)
         } else if self.rematch_offer == Some(me) {
-            Err(Error::conflict(
-                "you have already offered a rematch; waiting for an answer",
-            ))
+            Err(Error::refused(Refusal::RematchAlreadyOffered))
         } else {
             Ok(RematchStep::Offer)
         }
@@ -41,13 +40,11 @@ impl Room {
 
     /// The side asking, if it may ask: a seat holder, once the game is over.
     fn rematch_asker(&self, colours: &[Colour]) -> Result<Colour, Error> {
-        let &me = colours.first().ok_or_else(|| {
-            Error::forbidden("this token holds no seat in this game (watchers cannot act)")
-        })?;
+        let &me = colours
+            .first()
+            .ok_or_else(|| Error::refused(Refusal::NotSeated))?;
         if self.is_live() {
-            return Err(Error::conflict(
-                "the game is still being played: a rematch can be asked for once it is over",
-            ));
+            return Err(Error::refused(Refusal::RematchWhileLive));
         }
         Ok(me)
     }
@@ -75,7 +72,7 @@ impl Room {
     ) -> Result<Change, Error> {
         let me = self.rematch_asker(colours)?;
         if colours.len() == 2 || self.rematch_offer != Some(!me) || self.rematch.is_some() {
-            return Err(Error::conflict("there is no rematch offer to decline"));
+            return Err(Error::refused(Refusal::NoRematchOffer));
         }
         self.rematch_offer = None;
         self.made(me, Action::DeclineRematch, now);

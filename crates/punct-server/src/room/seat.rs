@@ -130,6 +130,71 @@ impl Seat {
     }
 }
 
+/// The name of a seat whose person gave none, as records keep it; the second seat on one
+/// screen is `Anonymous 2`.
+pub const ANONYMOUS: &str = "Anonymous";
+
+/// Who holds a seat, for interfaces that word it in their own language: a name a person
+/// chose is theirs to show, but the words the server gives an unnamed seat (`Anonymous`, a
+/// friend's open seat `Friend`, the computer's `punct level 3`), which records keep, are not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holder {
+    /// A person signed in: the name is the account's.
+    Account,
+    /// A person not signed in, under the name they gave.
+    Guest,
+    /// A person who gave no name; `second` for the second seat on one screen.
+    Anonymous {
+        /// Whether it is the second seat on one screen (`Anonymous 2`).
+        second: bool,
+    },
+    /// The computer, at its level.
+    Computer(Level),
+    /// Nobody yet.
+    Open,
+}
+
+/// The computer's name at `level`, as its seat and records have it: `punct level 3`.
+pub fn computer_name(level: Level) -> String {
+    format!("punct level {}", level.number())
+}
+
+impl Holder {
+    /// Who a record's player named `name` (a `White` or `Black` tag) was, as far as the name
+    /// says: the names the server gives seats (the computer's, `Anonymous`) are its own.
+    pub fn of_name(name: &str) -> Holder {
+        let computer = name
+            .strip_prefix("punct level ")
+            .and_then(|n| n.parse().ok())
+            .and_then(Level::new)
+            .filter(|&level| computer_name(level) == name);
+        match (computer, name.strip_prefix(ANONYMOUS)) {
+            (Some(level), _) => Holder::Computer(level),
+            (None, Some("")) => Holder::Anonymous { second: false },
+            (None, Some(" 2")) => Holder::Anonymous { second: true },
+            _ => Holder::Guest,
+        }
+    }
+}
+
+impl Seat {
+    /// Who holds the seat.
+    pub fn holder(&self) -> Holder {
+        match self {
+            Seat::Open { .. } => Holder::Open,
+            Seat::Computer { level, .. } => Holder::Computer(*level),
+            Seat::Person(Person {
+                account: Some(_), ..
+            }) => Holder::Account,
+            Seat::Person(Person { name, .. }) => match name.strip_prefix(ANONYMOUS) {
+                Some("") => Holder::Anonymous { second: false },
+                Some(" 2") => Holder::Anonymous { second: true },
+                _ => Holder::Guest,
+            },
+        }
+    }
+}
+
 /// A seat as it is stored (the form every stored game has had): its name, the engine's level
 /// if the computer plays it, the person's token if a person holds it, neither if it is open;
 /// and the person's account when they were signed in (absent in the older form).
@@ -252,6 +317,32 @@ mod tests {
                 refused.contains(&format!("level {level} does not exist")),
                 "{refused}"
             );
+        }
+    }
+
+    #[test]
+    fn who_holds_a_seat_is_told_apart_from_its_name() {
+        let level = Level::new(3).unwrap();
+        let held = [
+            (Seat::player("ada", "t", Some(AccountId("a1".into()))), Holder::Account),
+            (Seat::person("Ada", "t"), Holder::Guest),
+            (Seat::person("Anonymous Ada", "t"), Holder::Guest),
+            (Seat::person(ANONYMOUS, "t"), Holder::Anonymous { second: false }),
+            (Seat::person("Anonymous 2", "t"), Holder::Anonymous { second: true }),
+            (Seat::computer("punct level 3", level), Holder::Computer(level)),
+            (Seat::open("Friend"), Holder::Open),
+        ];
+        for (seat, holder) in held {
+            assert_eq!(seat.holder(), holder, "{seat:?}");
+        }
+        for (name, holder) in [
+            ("punct level 6", Holder::Computer(Level::new(6).unwrap())),
+            ("punct level 06", Holder::Guest),
+            ("punct level 10", Holder::Guest),
+            (ANONYMOUS, Holder::Anonymous { second: false }),
+            ("boardspace-smartbot", Holder::Guest),
+        ] {
+            assert_eq!(Holder::of_name(name), holder, "{name}");
         }
     }
 }

@@ -11,7 +11,7 @@ use punct_engine::Level;
 use serde::{Serialize, Serializer};
 use serde_json::value::{RawValue, to_raw_value};
 
-use super::{Audience, Clock, Mode, Room, Seat};
+use super::{Audience, Clock, Holder, Mode, Room, Seat};
 use crate::players::accounts::AccountId;
 
 /// What a value shows, written as a JSON string straight from its `Display`.
@@ -24,7 +24,7 @@ impl<T: fmt::Display> Serialize for Text<'_, T> {
 }
 
 /// A seat as anyone may see it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatShown {
     /// The name shown.
     pub name: String,
@@ -32,6 +32,20 @@ pub struct SeatShown {
     pub level: Option<Level>,
     /// Whether nobody holds it yet.
     pub open: bool,
+    /// Who holds it.
+    pub holder: Holder,
+}
+
+impl SeatShown {
+    /// `seat` as anyone may see it.
+    pub fn of(seat: &Seat) -> SeatShown {
+        SeatShown {
+            name: seat.name().to_owned(),
+            level: seat.level(),
+            open: seat.is_open(),
+            holder: seat.holder(),
+        }
+    }
 }
 
 /// How a finished game ended, and the chain that won it.
@@ -106,11 +120,6 @@ impl Snapshot {
     pub fn of(room: &Room, now: i64) -> Snapshot {
         let game = &room.game;
         let pos = game.position();
-        let shown = |seat: &Seat| SeatShown {
-            name: seat.name().to_owned(),
-            level: seat.level(),
-            open: seat.is_open(),
-        };
         let ending = game.outcome().map(|outcome| Ending {
             outcome,
             winning_chain: outcome
@@ -128,7 +137,7 @@ impl Snapshot {
             position: to_raw_value(&Text(pos)).unwrap_or_else(|_| RawValue::NULL.to_owned()),
             turn: pos.turn(),
             centre: pos.centre_count(),
-            seats: [shown(&room.seats[0]), shown(&room.seats[1])],
+            seats: [SeatShown::of(&room.seats[0]), SeatShown::of(&room.seats[1])],
             clock: room.clock.clone(),
             draw_offer: room.draw_offer,
             takeback_request: room.takeback_request,

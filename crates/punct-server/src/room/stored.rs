@@ -3,13 +3,15 @@
 
 use std::collections::VecDeque;
 
-use punct_core::{Game, Move, Outcome, Position, Termination};
+use punct_core::{Colour, Game, Move, Outcome, Position, Termination};
 use serde::{Deserialize, Serialize};
 
 use serde_json::value::RawValue;
 
 use super::MoveTexts;
-use super::{Action, Change, Joined, Made, Mode, Room, Seat, colour_name, parse_colour, remember};
+use super::{
+    Action, Change, Joined, Made, Mode, Room, Seat, SeatShown, colour_name, parse_colour, remember,
+};
 use crate::room::clock::Clock;
 use crate::store::{Form, PendingMove};
 
@@ -93,6 +95,8 @@ impl Stored {
             black: self.seats[1].name().to_owned(),
             moves: self.moves.len(),
             result: self.result.clone(),
+            outcome: self.result.as_deref().and_then(outcome_of),
+            seats: [SeatShown::of(&self.seats[0]), SeatShown::of(&self.seats[1])],
             position: None,
             updated_ms: self.updated_ms,
         }
@@ -170,11 +174,29 @@ pub struct Summary {
     pub moves: usize,
     /// The outcome in words, once it is over.
     pub result: Option<String>,
+    /// The outcome, once it is over.
+    pub outcome: Option<Outcome>,
+    /// White's and Black's seats as anyone may see them.
+    pub seats: [SeatShown; 2],
     /// The position text now, for live games only (the home page draws them small); a
     /// finished game's would need its moves replayed.
     pub position: Option<String>,
     /// When it last changed, ms since the epoch.
     pub updated_ms: i64,
+}
+
+/// The outcome whose words (punct-core's `Display`) are `text`, as a stored game keeps its
+/// result: every outcome there is, written and compared, so that the words are never parsed.
+fn outcome_of(text: &str) -> Option<Outcome> {
+    [None, Some(Colour::White), Some(Colour::Black)]
+        .into_iter()
+        .flat_map(|winner| {
+            Termination::ALL.map(|termination| Outcome {
+                winner,
+                termination,
+            })
+        })
+        .find(|o| o.to_string() == text)
 }
 
 fn outside_board(t: Termination) -> bool {
@@ -203,6 +225,8 @@ impl Room {
             black: self.seats[1].name().to_owned(),
             moves: self.game.moves().len(),
             result: self.game.outcome().map(|o| o.to_string()),
+            outcome: self.game.outcome(),
+            seats: [SeatShown::of(&self.seats[0]), SeatShown::of(&self.seats[1])],
             position: self.is_live().then(|| self.game.position().to_string()),
             updated_ms: self.updated_ms,
         }
@@ -334,5 +358,38 @@ impl Room {
             rated: s.rated,
             rating_changes: None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use punct_core::{Colour, Outcome, Termination};
+
+    use super::outcome_of;
+
+    /// Every outcome's words read back as that outcome (a game without a result has no
+    /// winner), and no other words do.
+    #[test]
+    fn a_stored_result_reads_back_as_its_outcome() {
+        for winner in [None, Some(Colour::White), Some(Colour::Black)] {
+            for termination in Termination::ALL {
+                let outcome = Outcome {
+                    winner,
+                    termination,
+                };
+                let expected = if termination.is_void() {
+                    Outcome {
+                        winner: None,
+                        termination,
+                    }
+                } else {
+                    outcome
+                };
+                assert_eq!(outcome_of(&outcome.to_string()), Some(expected), "{outcome}");
+            }
+        }
+        for other in ["", "1-0", "White wins by magic", "white wins by connection"] {
+            assert_eq!(outcome_of(other), None, "{other}");
+        }
     }
 }

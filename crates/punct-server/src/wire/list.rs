@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use super::error::Ended;
+use super::view::Seats;
 use crate::room::{Mode, Summary};
 
 /// The list of games: the live ones, then the finished ones, each newest first.
@@ -29,6 +31,10 @@ struct GameLine<'a> {
     black: &'a str,
     moves: usize,
     result: Option<&'a str>,
+    /// Who holds each seat, as the game's state says it.
+    seats: Seats<'a>,
+    /// How it ended, as the game's state says it (`winner`, `termination`, `result`).
+    outcome: Option<Ended>,
     /// The position text now, for live games only.
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<&'a str>,
@@ -45,6 +51,8 @@ impl<'a> GameLine<'a> {
             black: &s.black,
             moves: s.moves,
             result: s.result.as_deref(),
+            seats: Seats::of(&s.seats),
+            outcome: s.outcome.map(Ended::from),
             position: s.position.as_deref(),
             updated_ms: s.updated_ms,
         }

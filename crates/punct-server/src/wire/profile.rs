@@ -94,6 +94,9 @@ pub struct GameEntry {
     pub colour: String,
     /// The opponent's name (`deleted` once deleted), or `null` without an account.
     pub opponent: Option<String>,
+    /// Who the opponent is, for a page to word it: `account`, `deleted` or `anonymous`
+    /// (no account).
+    pub opponent_kind: &'static str,
     /// The speed.
     pub speed: String,
     /// Whether it is rated.

@@ -5,12 +5,11 @@
 //! that follows the game.
 
 use punct_core::{Colour, Outcome, Position};
-use punct_engine::Level;
 use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 
-use crate::room::{Audience, Clock, Mode, SeatShown, Snapshot, colour_name};
+use crate::room::{Audience, Clock, Holder, Mode, SeatShown, Snapshot, colour_name};
 
 /// The state of a game as one audience sees it.
 #[derive(Serialize)]
@@ -69,22 +68,15 @@ impl<'a> GameState<'a> {
                 white: snapshot.centre[0],
                 black: snapshot.centre[1],
             },
-            seats: Seats {
-                white: SeatView::of(&snapshot.seats[0]),
-                black: SeatView::of(&snapshot.seats[1]),
-            },
+            seats: Seats::of(&snapshot.seats),
             clock: snapshot.clock.as_ref().map(|c| ClockView::of(c, turn, now)),
             draw_offer: snapshot.draw_offer.map(colour_name),
             takeback_request: snapshot.takeback_request.map(colour_name),
             rematch_offer: snapshot.rematch_offer.map(colour_name),
             rematch: snapshot.rematch.as_deref(),
             thinking: snapshot.thinking,
-            outcome: snapshot.ending.as_ref().map(|e| OutcomeView {
-                winner: e.outcome.winner.map(colour_name),
-                termination: e.outcome.termination.name(),
-                result: e.outcome.result_token(),
-                text: e.outcome.to_string(),
-                winning_chain: e.winning_chain.iter().map(ToString::to_string).collect(),
+            outcome: snapshot.ending.as_ref().map(|e| {
+                OutcomeView::with_chain(&e.outcome, e.winning_chain.iter().map(ToString::to_string).collect())
             }),
             you: Colours(audience.colours()),
             invite: snapshot
@@ -115,28 +107,64 @@ impl Serialize for Colours {
     }
 }
 
-/// A seat as everyone may see it.
+/// A seat as everyone may see it: its name as records keep it, and who holds it (`kind`:
+/// `account`, `guest`, `anonymous` with `number` 2 for the second seat on one screen,
+/// `computer`, `open`), which a page words in its own language.
 #[derive(Serialize)]
-struct SeatView<'a> {
+pub(super) struct SeatView<'a> {
     name: &'a str,
     computer: Option<u8>,
     open: bool,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    number: Option<u8>,
 }
 
-impl SeatView<'_> {
-    fn of(seat: &SeatShown) -> SeatView<'_> {
+impl<'a> SeatView<'a> {
+    fn of(seat: &'a SeatShown) -> SeatView<'a> {
+        SeatView::held(&seat.name, seat.holder, seat.open)
+    }
+
+    /// The seat named `name`, held by `holder`, `open` if nobody holds it yet.
+    pub(super) fn held(name: &'a str, holder: Holder, open: bool) -> SeatView<'a> {
+        let (kind, number) = match holder {
+            Holder::Account => ("account", None),
+            Holder::Guest => ("guest", None),
+            Holder::Anonymous { second } => ("anonymous", second.then_some(2)),
+            Holder::Computer(_) => ("computer", None),
+            Holder::Open => ("open", None),
+        };
+        let computer = match holder {
+            Holder::Computer(level) => Some(level.number()),
+            _ => None,
+        };
         SeatView {
-            name: &seat.name,
-            computer: seat.level.map(Level::number),
-            open: seat.open,
+            name,
+            computer,
+            open,
+            kind,
+            number,
         }
     }
 }
 
+/// White's and Black's seats.
 #[derive(Serialize)]
-struct Seats<'a> {
+pub(super) struct Seats<'a> {
     white: SeatView<'a>,
     black: SeatView<'a>,
+}
+
+impl<'a> Seats<'a> {
+    /// `seats`, White's and Black's.
+    pub(super) fn of(seats: &'a [SeatShown; 2]) -> Seats<'a> {
+        Seats::new(SeatView::of(&seats[0]), SeatView::of(&seats[1]))
+    }
+
+    /// `white`'s and `black`'s seats.
+    pub(super) fn new(white: SeatView<'a>, black: SeatView<'a>) -> Seats<'a> {
+        Seats { white, black }
+    }
 }
 
 #[derive(Serialize)]
@@ -178,20 +206,26 @@ pub struct OutcomeView {
 impl OutcomeView {
     /// How `outcome` is shown, with the winner's chain in `pos`, the final position.
     pub fn of(outcome: &Outcome, pos: &Position) -> OutcomeView {
+        let chain = outcome
+            .winner
+            .map(|w| {
+                pos.winning_chain(w)
+                    .into_iter()
+                    .map(|c| c.to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        OutcomeView::with_chain(outcome, chain)
+    }
+
+    /// How `outcome` is shown, the winner's chain being the cells `winning_chain`.
+    fn with_chain(outcome: &Outcome, winning_chain: Vec<String>) -> OutcomeView {
         OutcomeView {
             winner: outcome.winner.map(colour_name),
             termination: outcome.termination.name(),
             result: outcome.result_token(),
             text: outcome.to_string(),
-            winning_chain: outcome
-                .winner
-                .map(|w| {
-                    pos.winning_chain(w)
-                        .into_iter()
-                        .map(|c| c.to_string())
-                        .collect()
-                })
-                .unwrap_or_default(),
+            winning_chain,
         }
     }
 }

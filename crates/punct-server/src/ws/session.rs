@@ -12,7 +12,7 @@ use crate::games::{Announced, Announcement, Following, Hub, RoomCell, Viewed};
 use crate::players::accounts::AccountId;
 use crate::room::Audience;
 use crate::wire::client::{ClientMessage, parse_message};
-use crate::wire::error::{ErrorBody, status_of};
+use crate::wire::error::{ErrorBody, body_of};
 use crate::wire::server::{ServerMessage, announced_text};
 
 /// A socket's place in its game.
@@ -179,7 +179,7 @@ impl Session {
                 .await
                 .map(|acted| ServerMessage::Ok { seq: acted.seq }.text()),
         };
-        answer.unwrap_or_else(|e| error_text(status_of(e.kind), &e.reason))
+        answer.unwrap_or_else(|e| ServerMessage::Error(body_of(&e)).text())
     }
 
     /// The state again, as the socket sees it.

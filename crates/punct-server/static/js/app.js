@@ -7,6 +7,7 @@ import { loadLanguage, t } from "./i18n.js";
 import { setUpLanguageSwitch } from "./language-switch.js";
 import { navigate } from "./nav.js";
 import { onServerChange, serverAnswered } from "./offline.js";
+import { skipText } from "./refused.js";
 import { routeOf } from "./routes.js";
 import { applyLook, loadLook } from "./settings.js";
 import { setUpSettings } from "./settings-menu.js";
@@ -22,21 +23,22 @@ import { openAccountPage, setUpAccounts } from "./account/pages.js";
 const TITLES = { games: "common.title.games", learn: "common.title.learn", rules: "common.title.rules", import: "common.title.import", analysis: "common.title.analysis", missing: "common.title.missing" };
 let current = null;
 
-function show(view) {
+/** Shows `view`, its header link marked as the page's (`link`'s, where the view serves several pages). */
+function show(view, link = view) {
   for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== `view-${view}`;
   for (const a of document.querySelectorAll("header nav a")) {
-    if (a.dataset.view === view) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
+    if (a.dataset.view === link) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
   }
 }
 
 async function openAnalysis(text, position) {
   closeGame();
-  show("game");
+  show("game", "analysis");
   // No record to review: the free analysis board, on the position the address gives.
   if (!text) { openBoard(position || ""); return; }
   try {
     const { games, skipped } = await importText(text);
-    if (!games.length) throw new Error(skipped.length ? skipped[0].reason : t("import.noGame"));
+    if (!games.length) throw new Error(skipped.length ? skipText(skipped[0]) : t("import.noGame"));
     if (current && current.page === "analysis" && current.text === text) openReplay(games[0]);
   } catch (e) { $("game-error").textContent = t("common.unreadable", { reason: e.message }); }
 }

@@ -45,16 +45,19 @@ export function levelName(level) {
 }
 
 /**
- * A player's name as shown. A seat nobody named has the server's word for it (new_game.rs:
- * "Anonymous", the second player on one screen "Anonymous 2", a friend's seat "Friend", the
- * computer "punct level 3"); those words are said in the page's language.
+ * Who holds a seat, in the page's language: `seat` as the server sends it (`{name, kind,
+ * computer, number}`, API.md "The game state"). A person's own name is shown as it is; the
+ * seats the server names itself (no name given, a friend's open seat, the computer, an
+ * account since deleted) are worded here.
  */
-export function playerName(name) {
-  const computer = /^punct level (\d+)$/.exec(name);
-  if (computer) return t("common.player.computer", { level: +computer[1] });
-  const unnamed = /^(Anonymous|Friend)( 2)?$/.exec(name);
-  if (!unnamed) return name;
-  return t(`common.player.${unnamed[1].toLowerCase()}`) + (unnamed[2] || "");
+export function holderName(seat) {
+  switch (seat.kind) {
+    case "computer": return t("common.player.computer", { level: seat.computer });
+    case "anonymous": return seat.number ? t("common.player.anonymousNumbered", { number: seat.number }) : t("common.player.anonymous");
+    case "open": return t("common.player.friend");
+    case "deleted": return t("common.player.deleted");
+    default: return seat.name;
+  }
 }
 
 /** A side's name, `White` or `Black`, in the page's language. */
@@ -69,20 +72,4 @@ export function outcomeText(outcome) {
   const how = t(`common.termination.${outcome.termination.replace(/ /g, "_")}`);
   if (!outcome.winner) return t("common.outcome.draw", { how });
   return t("common.outcome.win", { side: sideName(outcome.winner), how });
-}
-
-/**
- * The outcome named by the server's one-line text of it (punct-core writes "Black wins by
- * connection", "draw by agreement", "game aborted"), as `outcomeText` takes it; null for any
- * other text. The list of games gives a finished game's result only so.
- */
-export function outcomeOfText(text) {
-  const m = /^(?:(white|black) wins by|draw by|(game)) ([a-z ]+)$/i.exec(String(text || "").trim());
-  if (!m) return null;
-  const termination = m[3].toLowerCase();
-  if (m[2]) return ["aborted", "abandoned"].includes(termination) ? { winner: null, termination, result: "*" } : null;
-  const key = `common.termination.${termination.replace(/ /g, "_")}`;
-  if (t(key) === key) return null;
-  const winner = m[1] ? m[1].toLowerCase() : null;
-  return { winner, termination, result: winner ? (winner === "white" ? "1-0" : "0-1") : "½-½" };
 }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ago, fmtClock, levelName, moveLabel, outcomeOfText, outcomeText, playerName } from "./format.js";
+import { ago, fmtClock, holderName, levelName, moveLabel, outcomeText } from "./format.js";
 import { useCatalogue } from "./i18n.js";
 import { useEnglish } from "./english.test-support.js";
 
@@ -40,24 +40,18 @@ test("level names come from the catalogue, English where it has none", () => {
   useEnglish();
 });
 
-test("the server's words for unnamed seats are said in the page's language; names are kept", () => {
-  assert.equal(playerName("Ada"), "Ada");
-  assert.equal(playerName("Anonymous"), "Anonymous");
-  assert.equal(playerName("punct level 3"), "Computer, level 3");
-  useCatalogue({ "common.player.anonymous": "Anonyme", "common.player.friend": "Ami", "common.player.computer": "Ordinateur, niveau {level}" }, "fr");
-  assert.equal(playerName("Anonymous"), "Anonyme");
-  assert.equal(playerName("Anonymous 2"), "Anonyme 2");
-  assert.equal(playerName("Friend"), "Ami");
-  assert.equal(playerName("punct level 9"), "Ordinateur, niveau 9");
-  assert.equal(playerName("Anonymous Ada"), "Anonymous Ada");
+test("a seat the server names itself is worded in the page's language; a person's name is kept", () => {
+  const seat = (kind, more = {}) => ({ name: "?", computer: null, open: kind === "open", kind, ...more });
+  assert.equal(holderName(seat("account", { name: "ada" })), "ada");
+  assert.equal(holderName(seat("guest", { name: "Anonymous Ada" })), "Anonymous Ada");
+  assert.equal(holderName(seat("anonymous", { name: "Anonymous" })), "Anonymous");
+  assert.equal(holderName(seat("computer", { name: "punct level 3", computer: 3 })), "Computer, level 3");
+  useCatalogue({ "common.player.anonymous": "Anonyme", "common.player.anonymousNumbered": "Anonyme {number}", "common.player.friend": "Ami", "common.player.computer": "Ordinateur, niveau {level}", "common.player.deleted": "compte supprimé" }, "fr");
+  assert.equal(holderName(seat("anonymous", { name: "Anonymous" })), "Anonyme");
+  assert.equal(holderName(seat("anonymous", { name: "Anonymous 2", number: 2 })), "Anonyme 2");
+  assert.equal(holderName(seat("open", { name: "Friend" })), "Ami");
+  assert.equal(holderName(seat("computer", { name: "punct level 9", computer: 9 })), "Ordinateur, niveau 9");
+  assert.equal(holderName(seat("deleted", { name: "deleted" })), "compte supprimé");
+  assert.equal(holderName({ name: "Anonymous" }), "Anonymous", "a seat from a server that does not say its kind");
   useEnglish();
-});
-
-test("the server's one-line outcome text is read back into the outcome it names", () => {
-  assert.deepEqual(outcomeOfText("Black wins by connection"), { winner: "black", termination: "connection", result: "0-1" });
-  assert.deepEqual(outcomeOfText("white wins by uncovered connection"), { winner: "white", termination: "uncovered connection", result: "1-0" });
-  assert.deepEqual(outcomeOfText("draw by agreement"), { winner: null, termination: "agreement", result: "½-½" });
-  assert.deepEqual(outcomeOfText("game aborted"), { winner: null, termination: "aborted", result: "*" });
-  assert.equal(outcomeText(outcomeOfText("Black wins by time forfeit")), "Black wins by time forfeit");
-  for (const other of ["1-0", "", null, "Black wins by magic", "game over"]) assert.equal(outcomeOfText(other), null, String(other));
 });

@@ -1,10 +1,11 @@
 // The server's JSON API over HTTP. Every failure becomes an ApiError whose message a player
-// can read: the server's own reason when it gave one, else what went wrong in words, never a
-// browser's "Failed to fetch". The server's reasons are its own words (English).
+// can read: the server's own reason when it gave one (said from its code in the page's
+// language, refused.js), else what went wrong in words, never a browser's "Failed to fetch".
 
 import { t } from "./i18n.js";
 import { serverAnswered } from "./offline.js";
 import { csrfToken } from "./account/csrf.js";
+import { refusedText } from "./refused.js";
 
 /** A refused or failed request: `status` is the HTTP status, 0 when the server did not answer. */
 export class ApiError extends Error {
@@ -51,6 +52,6 @@ export async function api(method, path, { body, token, contentType, timeoutMs = 
   const json = (resp.headers.get("Content-Type") || "").startsWith("application/json");
   let data = text;
   if (json) { try { data = JSON.parse(text); } catch { data = null; } }
-  if (!resp.ok) throw new ApiError(describeFailure(resp.status, data && data.error), resp.status);
+  if (!resp.ok) throw new ApiError(describeFailure(resp.status, data && typeof data === "object" ? refusedText(data) : null), resp.status);
   return data;
 }

@@ -4,6 +4,7 @@
 // backing off to one try every 5 s, and catches up from the state it is sent.
 
 import { ApiError } from "./net.js";
+import { refusedText } from "./refused.js";
 
 /** How long an action may wait for its answer on an open socket before the socket is made again. */
 const ANSWER_MS = 10000;
@@ -125,7 +126,8 @@ export class GameSocket {
     } else if (msg.type === "ok") {
       this.settle(true);
     } else if (msg.type === "error") {
-      this.settle(false, new ApiError(msg.error.charAt(0).toUpperCase() + msg.error.slice(1), msg.status));
+      const text = refusedText(msg) || "";
+      this.settle(false, new ApiError(text.charAt(0).toUpperCase() + text.slice(1), msg.status));
     }
   }
 

@@ -8,6 +8,7 @@
 
 import { other } from "../format.js";
 import { ApiError } from "../net.js";
+import { refusedText } from "../refused.js";
 import { replayGame, writeRecord } from "../rules-wasm.js";
 import { createEngine } from "../engine/client.js";
 
@@ -24,8 +25,19 @@ function randomHex(bytes, random = globalThis.crypto) {
   return Array.from(random.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** A refusal, as the server's would be (its status, a reason to read). */
-const refuse = (status, reason) => new ApiError(reason.charAt(0).toUpperCase() + reason.slice(1), status);
+/** A refusal, as the server's would be: its status, and its reason said from its code (`why`, the server's codes, refused.js) where it has one. */
+function refuse(status, reason, why = {}) {
+  const text = refusedText({ error: reason, ...why }) || reason;
+  return new ApiError(text.charAt(0).toUpperCase() + text.slice(1), status);
+}
+
+/** Who holds a seat, as the server's state says it (wire/view.rs `SeatView`): the page words an unnamed seat itself. */
+function holder({ name, computer }) {
+  if (computer) return { kind: "computer" };
+  if (name === "Anonymous") return { kind: "anonymous" };
+  if (name === "Anonymous 2") return { kind: "anonymous", number: 2 };
+  return { kind: "guest" };
+}
 
 /**
  * A new game in this browser for a new-game request (`{mode: "computer" | "local", level,
@@ -118,7 +130,7 @@ export class LocalGame {
   /** The state as the server's API gives it. */
   state() {
     const r = this.record, v = this.view;
-    const seat = (c) => ({ name: r.seats[c].name, computer: r.seats[c].computer, open: false });
+    const seat = (c) => ({ name: r.seats[c].name, computer: r.seats[c].computer, open: false, ...holder(r.seats[c]) });
     return {
       id: r.id, seq: r.seq, mode: r.mode, variant: r.start.split(" ")[0], start: r.start,
       moves: v.moves.slice(), position: v.position, turn: v.turn, centre: v.centre,
@@ -154,21 +166,21 @@ export class LocalGame {
   async act(fields) {
     const r = this.record;
     if (fields.action === "rematch") { await this.rematch(); return; }
-    if (this.view.outcome) throw refuse(409, `the game is over: ${this.view.outcome.text}`);
+    if (this.view.outcome) throw refuse(409, `the game is over: ${this.view.outcome.text}`, { code: "game_over", outcome: this.view.outcome });
     const turn = this.view.turn;
     const me = r.you.includes(turn) ? turn : r.you[0];
     const local = r.you.length === 2;
     if (fields.action === "move") {
-      if (!r.you.includes(turn)) throw refuse(409, `it is not your turn: ${turn} is to move`);
+      if (!r.you.includes(turn)) throw refuse(409, `it is not your turn: ${turn} is to move`, { code: "not_your_turn", colour: turn });
       await this.change(() => { r.moves = [...r.moves, fields.move]; }, 422);
     } else if (fields.action === "resign") {
       await this.change(() => { r.end = { winner: other(me), termination: "resignation" }; });
     } else if (fields.action === "offer_draw") {
-      if (!local) throw refuse(409, "the computer declines draw offers; play on or resign");
+      if (!local) throw refuse(409, "the computer declines draw offers; play on or resign", { code: "computer_declines_draw" });
       await this.change(() => { r.end = { winner: null, termination: "agreement" }; });
     } else if (fields.action === "takeback") {
       const first = (await replayGame(r.start)).turn;
-      if (!r.moves.length || (!local && !r.moves.some((_, i) => mover(first, i) === me))) throw refuse(409, "there is no move to take back");
+      if (!r.moves.length || (!local && !r.moves.some((_, i) => mover(first, i) === me))) throw refuse(409, "there is no move to take back", { code: "nothing_to_take_back" });
       if (this.search) this.search.stop();
       await this.change(() => {
         r.moves = r.moves.slice(0, -1);

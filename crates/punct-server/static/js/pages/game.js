@@ -6,7 +6,7 @@
 
 import { $, el } from "../dom.js";
 import { createBoard } from "../board/board.js";
-import { fmtClock, moveLabel, other, outcomeText, playerName, sideName } from "../format.js";
+import { fmtClock, holderName, moveLabel, other, outcomeText, sideName } from "../format.js";
 import { cellName } from "../geometry.js";
 import { t } from "../i18n.js";
 import { indexMoves, parseMove } from "../moves.js";
@@ -27,6 +27,7 @@ import { showShare } from "../game/share.js";
 import { downloadRecord, playOn } from "./import.js";
 import { MARKS, createReview, progressText, renderGraph, renderSummary } from "../analysis/review.js";
 import { EMPTY, boardLink, createBoardGame, otherSideToMove } from "../analysis/board.js";
+import { editing, setUpEditor } from "../analysis/editor-panel.js";
 import { navigate } from "../nav.js";
 
 const g = {
@@ -310,7 +311,7 @@ function render() {
   const v = g.variation;
   board.set({
     position: pos,
-    legal: live && myTurn() && !v ? g.legalIndex : null,
+    legal: live && myTurn() && !v && !editing() ? g.legalIndex : null,
     flipped: g.flipped,
     lastMove: v ? (v.at > 0 ? v.moves[v.at - 1] : (ply > 0 ? allMoves()[ply - 1] : null)) : (ply > 0 ? allMoves()[ply - 1] : null),
     chain: (out && out.winning_chain) || [],
@@ -328,15 +329,17 @@ function render() {
 /** A seat's name as shown: the player's (the computer by its level), an open seat as such, and the viewer's marked. */
 function seatName(s, colour) {
   const seat = s.seats[colour];
-  let name = seat.computer ? t("common.player.computer", { level: seat.computer }) : playerName(seat.name);
+  let name = holderName(seat);
   if (seat.open) name = t("game.seat.free");
   return s.you.includes(colour) ? t("game.seat.you", { name }) : name;
 }
 
-/** A player's name in the record under review (its White or Black tag), else the side's name. */
+/** A player's name in the record under review (its White or Black tag, worded as a seat is), else the side's name. */
 function recordName(colour) {
+  const seat = g.replay && g.replay.seats && g.replay.seats[colour];
+  if (seat && seat.name !== "?") return holderName(seat);
   const name = g.replay && g.replay.tags && g.replay.tags[colour === "white" ? "White" : "Black"];
-  return name && name !== "?" ? playerName(name) : sideName(colour);
+  return name && name !== "?" ? name : sideName(colour);
 }
 
 function renderPanel(pos) {
@@ -579,6 +582,7 @@ export function setUpGamePage() {
   $("board-side").addEventListener("click", () => navigate({ page: "analysis", position: otherSideToMove(shownText()) }));
   $("board-empty").addEventListener("click", () => navigate({ page: "analysis", position: EMPTY }));
   $("board-copy").addEventListener("click", () => { $("board-link").select(); navigator.clipboard?.writeText($("board-link").value).catch(() => {}); });
+  setUpEditor({ shownText, open: (position) => navigate({ page: "analysis", position }), say, changed: render });
   $("review-back").addEventListener("click", () => { g.variation = null; render(); });
 
   let resignTimer = null;

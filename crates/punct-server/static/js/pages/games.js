@@ -2,15 +2,15 @@
 // every ten seconds while shown.
 
 import { $, el } from "../dom.js";
-import { ago, outcomeOfText, outcomeText, playerName } from "../format.js";
+import { ago, holderName, outcomeText } from "../format.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { navigate } from "../nav.js";
 
 function item(g) {
-  const a = el("a", { href: `/g/${g.id}`, text: `${playerName(g.white)} – ${playerName(g.black)}`, onclick: (ev) => { ev.preventDefault(); navigate({ page: "game", id: g.id }); } });
-  const out = outcomeOfText(g.result);
-  const state = g.live ? t("games.state.live") : (g.moves === 0 && g.result === "*" ? t("games.state.aborted") : (out ? outcomeText(out) : g.result));
+  const a = el("a", { href: `/g/${g.id}`, text: `${holderName(g.seats.white)} – ${holderName(g.seats.black)}`, onclick: (ev) => { ev.preventDefault(); navigate({ page: "game", id: g.id }); } });
+  const out = g.outcome;
+  const state = g.live ? t("games.state.live") : (g.moves === 0 && out && out.result === "*" ? t("games.state.aborted") : (out ? outcomeText(out) : g.result));
   const mode = t(`games.mode.${g.mode}`);
   return el("li", {}, a, el("span", { class: "meta", text: ` — ${state}, ${t("games.moves", { count: g.moves })}, ${mode}, ${ago(g.updated_ms)}` }));
 }

@@ -6,7 +6,7 @@
 import { $, el } from "../dom.js";
 import { drawPieces, drawStatic } from "../board/draw.js";
 import { createBoard } from "../board/board.js";
-import { LEVEL_NAMES, levelName, playerName } from "../format.js";
+import { LEVEL_NAMES, holderName, levelName } from "../format.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { nameKey } from "../geometry.js";
@@ -127,7 +127,7 @@ function showLive(game) {
   demoTimer = null;
   live = game.id;
   showcase.set({ position: parsePosition(game.position), lastMove: null, chain: [], won: null });
-  caption(t("home.show.live", { white: playerName(game.white), black: playerName(game.black), count: game.moves }), `/g/${encodeURIComponent(game.id)}`);
+  caption(t("home.show.live", { white: holderName(game.seats.white), black: holderName(game.seats.black), count: game.moves }), `/g/${encodeURIComponent(game.id)}`);
 }
 
 async function playDemo() {
@@ -171,7 +171,7 @@ function showThumbnails(games) {
   list.textContent = "";
   if (!games.length) { list.append(el("li", { class: "none", text: t("home.live.none") })); return; }
   for (const g of games.slice(0, THUMBNAILS)) {
-    const label = t("home.live.game", { white: playerName(g.white), black: playerName(g.black), count: g.moves });
+    const label = t("home.live.game", { white: holderName(g.seats.white), black: holderName(g.seats.black), count: g.moves });
     const a = el("a", { href: `/g/${encodeURIComponent(g.id)}`, "aria-label": t("home.live.watch", { game: label }) });
     let pic;
     try { pic = thumbnail(g.position); } catch { pic = el("span"); }

@@ -8,6 +8,7 @@ import { api } from "../net.js";
 import { t } from "../i18n.js";
 import { navigate } from "../nav.js";
 import { parsePosition } from "../position.js";
+import { skipText } from "../refused.js";
 import { createLocalGame } from "../game/local.js";
 
 
@@ -81,7 +82,7 @@ function showGames({ games, skipped }, source) {
   }
   const bad = $("import-skipped");
   bad.textContent = "";
-  for (const s of skipped) bad.append(el("li", { text: t("import.skipped", { n: s.game, reason: s.reason }) }));
+  for (const s of skipped) bad.append(el("li", { text: t("import.skipped", { n: s.game, reason: skipText(s) }) }));
 }
 
 /** Wires the import page's controls once. */
@@ -99,7 +100,7 @@ export function setUpImportPage() {
     const source = file || $("import-text").value;
     if (!file && !source.trim()) throw new Error(t("import.empty"));
     const imported = await importText(source);
-    if (!imported.games.length) throw new Error(imported.skipped.length ? t("import.noGameBecause", { reason: imported.skipped[0].reason }) : t("import.noGame"));
+    if (!imported.games.length) throw new Error(imported.skipped.length ? t("import.noGameBecause", { reason: skipText(imported.skipped[0]) }) : t("import.noGame"));
     return { ...imported, source: typeof source === "string" ? source : "" };
   };
   $("import-review").addEventListener("click", async () => {

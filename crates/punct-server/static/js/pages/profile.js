@@ -42,10 +42,16 @@ function graph(history) {
   return el("figure", { class: "rating-figure" }, box, caption);
 }
 
+/** The opponent of a game of the list, by name, or worded when they have none (or deleted it). */
+function opponentName(g) {
+  if (g.opponent_kind === "deleted") return t("common.player.deleted");
+  return g.opponent_kind === "anonymous" || !g.opponent ? t("players.anonymous") : g.opponent;
+}
+
 function gameRow(g) {
   const result = g.result ? t(`players.result.${g.result}`) : t("players.playing");
   const change = g.rating_change == null ? "" : ` (${g.rating_change > 0 ? "+" : ""}${g.rating_change})`;
-  return el("li", {}, el("a", { href: `/g/${encodeURIComponent(g.game)}`, text: `${t(`players.speed.${g.speed}`)} · ${g.opponent || t("players.anonymous")} · ${result}${change}` }),
+  return el("li", {}, el("a", { href: `/g/${encodeURIComponent(g.game)}`, text: `${t(`players.speed.${g.speed}`)} · ${opponentName(g)} · ${result}${change}` }),
     g.rated ? el("span", { class: "badge", text: ` ${t("players.rated")}` }) : "");
 }
 
