@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod games;
 pub mod http;
+pub mod lobby;
 pub mod ops;
 pub mod pictures;
 pub mod players;

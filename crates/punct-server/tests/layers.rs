@@ -10,6 +10,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["http"],
     &["ws"],
+    &["lobby"],
     &["wire"],
     &["analysis"],
     &["games"],

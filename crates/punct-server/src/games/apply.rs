@@ -13,7 +13,9 @@ use super::announce::Announced;
 use super::cell::{RoomCell, Unfinished};
 use super::players::{self, Rows};
 use crate::error::Error;
+use crate::players::lobby_notice::LobbyNotice;
 use crate::room::{Change, Room, Seat};
+use crate::store::notify::Channel;
 
 impl Hub {
     /// Locks the room of `cell`, first reading it back from the database if a change to it
@@ -88,6 +90,18 @@ impl Hub {
         self.database_answered();
         if let Some(changes) = rows.rated.and_then(|end| end.changes()) {
             room.rating_changes = Some(changes.map(|c| c.delta()));
+        }
+        if !rows.told.is_empty() {
+            // Only wakes the players' open pages, which read their notifications back.
+            let notice = LobbyNotice::Notified {
+                accounts: rows.told,
+            };
+            let store = store.clone();
+            tokio::spawn(async move {
+                if let Err(e) = store.notify(Channel::Lobby, notice.payload()).await {
+                    tracing::warn!("cannot wake the players' pages: {e}");
+                }
+            });
         }
         Ok(())
     }

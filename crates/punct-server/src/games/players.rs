@@ -24,6 +24,9 @@ pub(super) struct Rows {
     pub with: Vec<Arc<dyn Attached>>,
     /// The rated end among them, whose rating changes are known once the row is committed.
     pub rated: Option<Arc<RatedEnd>>,
+    /// The accounts told of something among them, whose open pages are woken once the row
+    /// is committed.
+    pub told: Vec<AccountId>,
 }
 
 /// What the change to `room` writes about its players. `began` says the game has just got
@@ -113,7 +116,13 @@ pub(super) fn rows(room: &Room, began: bool, was_live: bool, change: Option<Chan
             ));
         }
     }
-    with.extend(told.into_iter().flatten());
+    let told: Vec<Statement> = told.into_iter().flatten().collect();
+    let told_accounts = if told.is_empty() {
+        Vec::new()
+    } else {
+        accounts.iter().flatten().map(|a| (*a).clone()).collect()
+    };
+    with.extend(told);
     let mut attached: Vec<Arc<dyn Attached>> = with
         .into_iter()
         .map(|s| Arc::new(s) as Arc<dyn Attached>)
@@ -124,5 +133,6 @@ pub(super) fn rows(room: &Room, began: bool, was_live: bool, change: Option<Chan
     Rows {
         with: attached,
         rated,
+        told: told_accounts,
     }
 }

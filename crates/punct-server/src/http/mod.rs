@@ -13,6 +13,8 @@ mod extract;
 mod games;
 mod json_only;
 pub(crate) mod listener;
+mod lobby;
+mod notifications;
 pub mod ops;
 mod pictures;
 mod positions;
@@ -135,8 +137,10 @@ pub fn router(hub: Hub, config: &Config) -> Router {
         .route("/image.png", get(pictures::position_png))
         .merge(ops::routes())
         .merge(account_routes())
+        .merge(lobby_routes(rates.map(|r| r.create), &time, ws_limits))
         .fallback(not_found.layer(CompressionLayer::new()))
         .layer(Extension(crate::pictures::Painters::default()))
+        .layer(Extension(crate::lobby::Lobby::start(hub.clone())))
         .layer(Extension(crate::analysis::Analyses::new(
             hub.clone(),
             config.engine_movetime,
@@ -204,6 +208,38 @@ fn account_routes() -> Router<Hub> {
         .route("/api/players/{name}/history", get(profiles::history))
         .route("/api/players/{name}/games", get(profiles::games))
         .route("/api/leaderboard/{speed}", get(profiles::leaderboard))
+}
+
+/// The lobby's routes (API.md, "Lobby" and "Notifications"): seeks and challenges are made
+/// under the rate of new games, `rate`.
+fn lobby_routes(rate: Option<Rate>, time: &TimeSource, ws_limits: WsLimits) -> Router<Hub> {
+    Router::new()
+        .route(
+            "/api/seeks",
+            limited(post(lobby::seek), "new seeks", rate, time).get(lobby::seeks),
+        )
+        .route("/api/seeks/{id}", delete(lobby::withdraw))
+        .route("/api/seeks/{id}/accept", post(lobby::accept_seek))
+        .route(
+            "/api/challenges",
+            limited(post(lobby::challenge), "new challenges", rate, time).get(lobby::challenges),
+        )
+        .route(
+            "/api/challenges/{id}/{answer}",
+            post(lobby::answer_challenge),
+        )
+        .route(
+            "/api/pool/{slot}",
+            post(lobby::join_pool).delete(lobby::leave_pool),
+        )
+        .route(
+            "/api/lobby/ws",
+            get(lobby::socket).layer(Extension(ws_limits)),
+        )
+        .route("/api/notifications", get(notifications::list))
+        .route("/api/notifications/read", post(notifications::read))
+        .route("/api/account/your-turn", get(notifications::your_turn))
+        .route("/api/users/{name}", get(profiles::profile))
 }
 
 /// Gives every refusal the JSON body API.md promises, `{"error", "status"}`, including

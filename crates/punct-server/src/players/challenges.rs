@@ -156,3 +156,35 @@ pub fn open_for(
     .map(challenge)
     .collect()
 }
+
+/// Open challenge `id` at `now_ms`, if it is.
+pub fn open_by_id(db: &mut dyn Sql, id: &str, now_ms: i64) -> anyhow::Result<Option<Challenge>> {
+    db.query_opt(
+        &format!(
+            "SELECT {COLUMNS} FROM challenges
+             WHERE id = $1 AND status = 'open' AND expires_ms > $2"
+        ),
+        &args![id, now_ms],
+    )?
+    .map(|r| challenge(&r))
+    .transpose()
+}
+
+/// Records the game made for accepted challenge `id`.
+pub fn made(db: &mut dyn Sql, id: &str, game: &str) -> anyhow::Result<()> {
+    db.execute(
+        "UPDATE challenges SET game = $2 WHERE id = $1 AND status = 'accepted'",
+        &args![id, game],
+    )?;
+    Ok(())
+}
+
+/// Opens accepted challenge `id` again: its game could not be made.
+pub fn reopen(db: &mut dyn Sql, id: &str) -> anyhow::Result<()> {
+    db.execute(
+        "UPDATE challenges SET status = 'open', game = NULL, decided_ms = NULL
+         WHERE id = $1 AND status = 'accepted'",
+        &args![id],
+    )?;
+    Ok(())
+}

@@ -6,7 +6,8 @@
 //! [`secrets`], [`pool`]); [`hashing`] runs the password hashes off the async threads. The
 //! tables are made by the store's migrations; each concern's statements live with it
 //! ([`accounts`], [`sessions`], [`tokens`], [`recovery`], [`throttle`], [`ratings`],
-//! [`games`], [`seeks`], [`challenges`], [`notifications`], [`chat`], [`blocks`]), as
+//! [`games`], [`seeks`], [`queue`], [`presence`], [`challenges`], [`notifications`], [`chat`],
+//! [`blocks`]), as
 //! functions over a transaction or a connection ([`crate::store::sql::Sql`]), run by the
 //! store's threads. [`auth`] puts them together into the account flows. The database is the
 //! truth: nothing here is kept only in one server's memory, so that several servers on one
@@ -20,9 +21,12 @@ pub mod chat;
 pub mod games;
 pub mod glicko2;
 pub mod hashing;
+pub mod lobby_notice;
 pub mod notifications;
 pub mod password;
 pub mod pool;
+pub mod presence;
+pub mod queue;
 pub mod ratings;
 pub mod recovery;
 pub mod secrets;

@@ -48,7 +48,8 @@ impl Record {
     }
 }
 
-fn record(r: &Row) -> anyhow::Result<Record> {
+/// A [`Record`] from a row holding `rating`, `rd`, `volatility`, `games` and `updated_ms`.
+pub(super) fn record(r: &Row) -> anyhow::Result<Record> {
     Ok(Record {
         rating: Rating {
             rating: r.real("rating")?,

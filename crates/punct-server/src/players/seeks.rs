@@ -5,6 +5,7 @@
 //! its end on ([`keep`]), and one whose seeker left (or whose server died) ends by itself.
 
 use super::accounts::AccountId;
+use super::ratings::Record;
 use super::secrets::new_id;
 use super::speed::{Speed, TimeControl};
 use crate::store::sql::{Row, Sql, args};
@@ -213,7 +214,63 @@ pub fn keep(db: &mut dyn Sql, account: &AccountId, now_ms: i64) -> anyhow::Resul
     )
 }
 
-/// Deletes the seeks that ended by `now_ms`, returning how many.
-pub fn purge(db: &mut dyn Sql, now_ms: i64) -> anyhow::Result<u64> {
-    db.execute("DELETE FROM seeks WHERE expires_ms <= $1", &args![now_ms])
+/// Deletes the seeks that ended by `now_ms`, returning their ids.
+pub fn purge(db: &mut dyn Sql, now_ms: i64) -> anyhow::Result<Vec<String>> {
+    db.query(
+        "DELETE FROM seeks WHERE expires_ms <= $1 RETURNING id",
+        &args![now_ms],
+    )?
+    .iter()
+    .map(|r| r.text("id"))
+    .collect()
+}
+
+/// How many live seeks `account` has up at `now_ms`.
+pub fn count_of(db: &mut dyn Sql, account: &AccountId, now_ms: i64) -> anyhow::Result<i64> {
+    db.query(
+        "SELECT COUNT(*) AS n FROM seeks WHERE account = $1 AND expires_ms > $2",
+        &args![account.as_str(), now_ms],
+    )?[0]
+        .int("n")
+}
+
+/// A seek as the lobby lists it: with its seeker's name and their rating in its speed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    /// The seek.
+    pub seek: Seek,
+    /// Its seeker's name.
+    pub name: String,
+    /// Its seeker's rating in its speed, a new player's if they have none.
+    pub rating: Record,
+}
+
+/// The live seeks (all, or `only` the one with that id), oldest first, with their seekers'
+/// names and ratings, in one read.
+pub fn listed(db: &mut dyn Sql, only: Option<&str>, now_ms: i64) -> anyhow::Result<Vec<Listed>> {
+    db.query(
+        "SELECT s.id, s.account, s.initial_ms, s.increment_ms, s.days_per_move, s.rated,
+             s.colour, s.rating_min, s.rating_max, s.created_ms, s.expires_ms,
+             a.username AS seeker, r.rating, r.rd, r.volatility, r.games, r.updated_ms
+         FROM seeks s JOIN accounts a ON a.id = s.account
+             LEFT JOIN ratings r ON r.account = s.account AND r.speed = s.speed
+         WHERE s.expires_ms > $1 AND (s.id = $2 OR $2 IS NULL)
+         ORDER BY s.created_ms, s.id",
+        &args![now_ms, only],
+    )?
+    .iter()
+    .map(|r| {
+        let rating = match r.opt_real("rating")? {
+            Some(_) => super::ratings::record(r)?,
+            None => Record::NEW,
+        };
+        Ok(Listed {
+            seek: seek(r)?,
+            name: r
+                .opt_text("seeker")?
+                .unwrap_or_else(|| "deleted".to_owned()),
+            rating,
+        })
+    })
+    .collect()
 }

@@ -199,8 +199,10 @@ pub fn build(
                 ));
             }
             Some(Clock::new(
-                (c.minutes * 60_000.0) as i64,
-                (c.increment * 1000.0) as i64,
+                // Rounded: a time in whole seconds given in minutes (20 s as 1/3) is not
+                // exact in binary.
+                (c.minutes * 60_000.0).round() as i64,
+                (c.increment * 1000.0).round() as i64,
             ))
         }
     };

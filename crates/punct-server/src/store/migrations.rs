@@ -37,6 +37,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0100_account_settings.sql"),
     },
     Migration {
+        version: 200,
+        name: "lobby",
+        sql: include_str!("migrations/0200_lobby.sql"),
+    },
+    Migration {
         version: 300,
         name: "cluster",
         sql: include_str!("migrations/0300_cluster.sql"),

@@ -11,6 +11,7 @@ pub mod error;
 pub mod health;
 pub mod legal;
 pub mod list;
+pub mod lobby;
 pub mod profile;
 pub mod records;
 pub mod refusal;

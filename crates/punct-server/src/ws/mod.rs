@@ -18,6 +18,7 @@
 //! [`WsLimits::silence_timeout`].
 
 mod close;
+pub(crate) mod lobby;
 mod session;
 
 use std::time::Duration;

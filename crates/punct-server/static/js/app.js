@@ -18,6 +18,9 @@ import { importText, setUpImportPage } from "./pages/import.js";
 import { openLearn, setUpLearnPage } from "./pages/learn.js";
 import { closeRules, loadRules } from "./pages/rules.js";
 import { openAccountPage, setUpAccounts } from "./account/pages.js";
+import { closeLobby, openLobby, setUpChallengeButton } from "./pages/lobby.js";
+import { setUpLobbyAlerts } from "./lobby/alerts.js";
+import { setUpLobbyFeed } from "./lobby/feed.js";
 
 /** Each page's title, as a catalogue key (the home page's is the game's name alone). */
 const TITLES = { games: "common.title.games", learn: "common.title.learn", rules: "common.title.rules", import: "common.title.import", analysis: "common.title.analysis", missing: "common.title.missing" };
@@ -51,6 +54,7 @@ function route() {
   if (same && next.page === "game") return;
   if (next.page !== "game" && next.page !== "analysis") closeGame();
   if (next.page !== "rules") closeRules();
+  if (next.page !== "lobby") closeLobby();
   document.title = TITLES[next.page] ? t(TITLES[next.page]) : "PÜNCT";
   if (next.page === "game") { show("game"); openGame(next.id); return; }
   if (next.page === "analysis") { openAnalysis(next.text, next.position); return; }
@@ -60,6 +64,7 @@ function route() {
   if (next.page === "home") openHome();
   if (next.page === "learn") openLearn();
   if (next.page === "rules") loadRules();
+  if (next.page === "lobby") { document.title = t("lobby.title"); openLobby($("view-lobby")); }
   if (next.page === "missing") $("missing-path").textContent = next.path;
   if (!same) window.scrollTo(0, 0);
 }
@@ -102,6 +107,9 @@ setUpLearnPage();
 setUpImportPage();
 setUpGamePage();
 setUpAccounts();
+setUpChallengeButton();
+setUpLobbyFeed();
+setUpLobbyAlerts();
 // Said plainly while the server does not answer; the browser's own word that it is offline
 // counts too (it comes back with the next answer).
 onServerChange((answering) => { $("offline-note").hidden = answering; });

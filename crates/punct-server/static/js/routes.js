@@ -1,7 +1,7 @@
 // The page's addresses: every page has its own, kept in the history so that reload and Back
 // work. The server answers every address outside /api/ with the app.
 
-const PAGES = { "/": "home", "/games": "games", "/learn": "learn", "/rules": "rules", "/import": "import", "/analysis": "analysis", "/signup": "signup", "/signin": "signin", "/account": "account", "/players": "players" };
+const PAGES = { "/": "home", "/games": "games", "/learn": "learn", "/rules": "rules", "/import": "import", "/analysis": "analysis", "/signup": "signup", "/signin": "signin", "/account": "account", "/players": "players", "/lobby": "lobby" };
 
 /**
  * The page an address shows: `{page: "home" | "games" | "learn" | "rules" | "import"}`,
