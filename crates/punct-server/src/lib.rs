@@ -107,6 +107,10 @@ pub struct Config {
     /// How long a node's heartbeat stays good on a shared PostgreSQL: a node silent for
     /// longer is dead, and the others take its games over.
     pub lease: Duration,
+    /// Where the computer's moves and the analyses are searched: on this server's engine
+    /// threads, or by `punct worker` processes through the job queue in PostgreSQL
+    /// (`--engine workers`, refused with SQLite).
+    pub engine: engine::EngineMode,
 }
 
 impl Default for Config {
@@ -155,6 +159,7 @@ impl Default for Config {
             trust_proxy: false,
             node: None,
             lease: games::Node::LEASE,
+            engine: engine::EngineMode::Local,
         }
     }
 }
@@ -173,14 +178,26 @@ async fn start(config: &Config) -> anyhow::Result<games::Hub> {
         None => ops::time::TimeSource::system(),
     };
     let store = store::Store::open::<room::Stored>(&config.db, time.clone())?;
-    let engine = engine::EnginePool::new(
-        config.engine_threads,
-        config.engine_queue,
-        config.analyses_per_client,
-        config.engine_movetime,
-        time.clone(),
-    );
-    engine.set_search_threads(config.search_threads);
+    let engine = match config.engine {
+        engine::EngineMode::Local => {
+            let engine = engine::EnginePool::new(
+                config.engine_threads,
+                config.engine_queue,
+                config.analyses_per_client,
+                config.engine_movetime,
+                time.clone(),
+            );
+            engine.set_search_threads(config.search_threads);
+            engine
+        }
+        engine::EngineMode::Workers => engine::EnginePool::workers(
+            store.clone(),
+            config.engine_queue,
+            config.analyses_per_client,
+            config.engine_movetime,
+            time.clone(),
+        )?,
+    };
     let node = games::Node {
         id: config.node.clone().unwrap_or_else(|| {
             let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -224,6 +241,7 @@ pub fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!(
             database,
             live_games = hub.live_games(),
+            engine = ?hub.engine().mode(),
             "serving on http://{}",
             config.addr
         );

@@ -16,8 +16,9 @@ const LAYERS: &[&[&str]] = &[
     &["games"],
     &["room", "records", "pictures"],
     &["players"],
-    &["store"],
+    // The engine queues its jobs in the database when workers search (`--engine workers`).
     &["engine"],
+    &["store"],
     &["ops"],
 ];
 

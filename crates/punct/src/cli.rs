@@ -94,6 +94,9 @@ pub enum Command {
     Login(LoginArgs),
     /// Forget the sign-in to a server (and revoke its token, when `punct login` made it).
     Logout(LogoutArgs),
+    /// Do the engine's jobs (computer moves, analyses) for the nodes sharing a PostgreSQL
+    /// and started with `--engine workers`, on any machine (docs/deploy.md).
+    Worker(WorkerArgs),
 }
 
 /// Arguments of `punct login`.
@@ -514,6 +517,40 @@ pub struct ServeArgs {
     /// name and the port]
     #[arg(long, env = "PUNCT_NODE")]
     pub node: Option<String>,
+    /// Where the computer's moves and analyses are searched: `local` (this server's own
+    /// threads) or `workers` (`punct worker` processes on the same PostgreSQL; refused with
+    /// SQLite)
+    #[arg(long, env = "PUNCT_ENGINE", default_value = "local")]
+    pub engine: punct_server::engine::EngineMode,
+}
+
+/// Options of `punct worker`.
+#[derive(clap::Args, Debug)]
+pub struct WorkerArgs {
+    /// The PostgreSQL the nodes share (`postgres://user:password@host/database`).
+    #[arg(long, env = "PUNCT_DB")]
+    pub db: String,
+    /// Jobs searched at once, each on a thread and a database connection of its own
+    /// [default: one per core]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Threads each search uses
+    #[arg(long, env = "PUNCT_ENGINE_THREADS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub engine_threads: u16,
+    /// Seconds a job stays this worker's without a renewal: should the worker die, another
+    /// takes its job again after this long
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..))]
+    pub lease: u16,
+    /// This worker's name in the queue [default: the host name and the process id]
+    #[arg(long, env = "PUNCT_WORKER")]
+    pub name: Option<String>,
+    /// How log lines are written to standard error: `human` or `json`.
+    #[arg(long, default_value = "human")]
+    pub log_format: punct_server::ops::logging::LogFormat,
+    /// For tests: the nodes' clock file (`punct serve --clock-file`).
+    #[arg(long, hide = true)]
+    pub clock_file: Option<std::path::PathBuf>,
 }
 
 /// Options of `punct admin`.

@@ -9,6 +9,7 @@
 //! cargo build --release -p punct-server --bin punct-server --example chaos
 //! target/release/examples/chaos [--seconds 600] [--games 60] [--postgres] [--seed N]
 //!                               [--every-ms 3000-12000] [--movetime-ms 20] [--odd-spellings 0.2]
+//!                               [--nodes 3] [--workers 2]
 //! ```
 //!
 //! It runs the `punct-server` binary found beside the examples folder it is in (cargo puts
@@ -16,6 +17,8 @@
 //! above. `--postgres` needs a PostgreSQL server installed (Debian's layout, as
 //! tests/postgres.rs uses): a throwaway cluster is created and removed. `--odd-spellings`
 //! sends that share of moves with spaces around their text (the server trims it).
+//! `--nodes` and `--workers` (with `--postgres`) run several server nodes, each request sent
+//! to the next, and the engine in worker processes, killed at random as the nodes are.
 
 mod driver;
 
@@ -25,7 +28,8 @@ use std::time::Duration;
 use driver::{Options, postgres_bin, run};
 
 const USAGE: &str = "usage: chaos [--seconds N] [--games N] [--postgres] [--seed N] \
-                     [--every-ms LOW-HIGH] [--movetime-ms N] [--odd-spellings SHARE]";
+                     [--every-ms LOW-HIGH] [--movetime-ms N] [--odd-spellings SHARE] \
+                     [--nodes N] [--workers N]";
 
 fn options() -> Result<Options, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -49,6 +53,8 @@ fn options() -> Result<Options, String> {
         disrupt_every: (Duration::from_secs(3), Duration::from_secs(12)),
         movetime_ms: 20,
         odd_spellings: 0.0,
+        nodes: 1,
+        workers: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -73,6 +79,8 @@ fn options() -> Result<Options, String> {
             "--games" => options.games = number(&value)? as usize,
             "--seed" => options.seed = number(&value)?,
             "--movetime-ms" => options.movetime_ms = number(&value)?,
+            "--nodes" => options.nodes = (number(&value)? as usize).max(1),
+            "--workers" => options.workers = number(&value)? as usize,
             "--odd-spellings" => {
                 options.odd_spellings = value
                     .parse::<f64>()
@@ -106,7 +114,7 @@ async fn main() -> ExitCode {
         }
     };
     println!(
-        "chaos: {} clients for {} s on {}, seed {}",
+        "chaos: {} clients for {} s on {}, {} node(s), {} worker(s), seed {}",
         options.games,
         options.seconds,
         if options.postgres {
@@ -114,6 +122,8 @@ async fn main() -> ExitCode {
         } else {
             "SQLite"
         },
+        options.nodes,
+        options.workers,
         options.seed
     );
     match run(&options).await {

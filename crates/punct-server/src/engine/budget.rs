@@ -14,7 +14,7 @@ use punct_core::Colour;
 use punct_engine::{Clock, SearchLimits};
 
 /// The computer's clock in a timed game, as it stands when its search is queued.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ComputerClock {
     /// When the computer's time runs out, ms since the epoch.
     pub deadline_ms: i64,

@@ -13,9 +13,17 @@
 //! The workers run in the idle scheduling class (SCHED_IDLE on Linux), below the network
 //! side, so that a busy engine takes only the CPU time nobody else wants: on a machine with
 //! few cores, other games' moves are not slowed down by the computer thinking.
+//!
+//! With `--engine workers` (PostgreSQL only) the node searches nothing itself: its searches
+//! are jobs in the database's queue ([`remote`], `store::engine_queue`), in the same two
+//! lanes, done by `punct worker` processes on any machine ([`standalone`]) with the same
+//! limits and clock policy.
 
 mod budget;
+pub mod job;
 mod lanes;
+mod remote;
+pub mod standalone;
 mod worker;
 
 use std::net::IpAddr;
@@ -33,6 +41,8 @@ use lanes::{AnalysisJob, Closer, GameJob, Lanes, Shared};
 
 use crate::error::Error;
 use crate::ops::time::TimeSource;
+use crate::store::Store;
+use crate::store::engine_queue::{self, Depth};
 
 /// Handle to the workers.
 #[derive(Clone)]
@@ -43,6 +53,34 @@ pub struct EnginePool {
     analysis_queue: usize,
     /// Analyses one client may have waiting or running at once.
     per_client: usize,
+    /// The database's job queue, when `punct worker` processes search instead of this
+    /// node's threads.
+    remote: Option<Arc<remote::Remote>>,
+}
+
+/// Where the searches run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineMode {
+    /// On this node's own engine threads (the default, and always with SQLite).
+    #[default]
+    Local,
+    /// In `punct worker` processes, through the job queue in PostgreSQL.
+    Workers,
+}
+
+impl std::str::FromStr for EngineMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EngineMode, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "local" => Ok(EngineMode::Local),
+            "workers" => Ok(EngineMode::Workers),
+            other => Err(format!(
+                "unknown engine `{other}`: expected `local` (this server's own threads) or \
+                 `workers` (`punct worker` processes on the PostgreSQL)"
+            )),
+        }
+    }
 }
 
 impl EnginePool {
@@ -84,7 +122,63 @@ impl EnginePool {
             shared,
             analysis_queue,
             per_client,
+            remote: None,
         }
+    }
+
+    /// A pool that runs no engine thread: every search is a job in the queue of `store`
+    /// (PostgreSQL), done by `punct worker` processes, each thinking at most `movetime`.
+    /// At most `analysis_queue` analyses of this node wait at once, at most `per_client`
+    /// from one client, as with threads of its own.
+    pub fn workers(
+        store: Store,
+        analysis_queue: usize,
+        per_client: usize,
+        movetime: Duration,
+        time: TimeSource,
+    ) -> anyhow::Result<EnginePool> {
+        if !store.is_shared() {
+            anyhow::bail!(
+                "--engine workers needs a PostgreSQL database (--db postgres://…): with \
+                 SQLite the server is the only one and searches itself"
+            );
+        }
+        let shared = Arc::new(Shared {
+            lanes: Mutex::new(Lanes::default()),
+            queued: Condvar::new(),
+            threads: 1,
+            movetime,
+            search_threads: AtomicUsize::new(1),
+            stopped: AtomicU64::new(0),
+            wait: crate::ops::metrics::engine_wait(),
+            time: time.clone(),
+        });
+        Ok(EnginePool {
+            _closer: Arc::new(Closer(shared.clone())),
+            shared,
+            analysis_queue,
+            per_client,
+            remote: Some(Arc::new(remote::Remote {
+                store,
+                movetime,
+                time,
+            })),
+        })
+    }
+
+    /// Where this pool's searches run.
+    pub fn mode(&self) -> EngineMode {
+        match self.remote {
+            Some(_) => EngineMode::Workers,
+            None => EngineMode::Local,
+        }
+    }
+
+    /// The jobs not yet done in each lane of the database's queue (games', then
+    /// analyses'), when the searches run in workers; `None` when they run here.
+    pub async fn queue_depths(&self) -> Option<anyhow::Result<[Depth; 2]>> {
+        let remote = self.remote.as_ref()?;
+        Some(remote.store.query(engine_queue::depths).await)
     }
 
     /// Has each search from now on use `n` threads (at least 1): the search threads of a
@@ -97,17 +191,22 @@ impl EnginePool {
     }
 
     /// Searches `game` for the computer at `level`, in the games lane, ahead of any
-    /// analysis. `clock` is the computer's clock in a timed game: the search's limits are
-    /// set from it when the search starts ([`budget`]). Just before it starts, `wanted` is
-    /// asked whether the game still waits for it: if not, the search is dropped and the
-    /// answer is `None`.
+    /// analysis; `key` names the game and the number of the state it is searched in.
+    /// `clock` is the computer's clock in a timed game: the search's limits are set from it
+    /// when the search starts ([`budget`]). Just before it starts, `wanted` is asked whether
+    /// the game still waits for it: if not, the search is dropped and the answer is `None`
+    /// (with workers it is asked while the job waits, and the job taken back).
     pub async fn search(
         &self,
+        key: (&str, u64),
         game: Game,
         level: Level,
         clock: Option<ComputerClock>,
-        wanted: impl Fn() -> bool + Send + 'static,
+        wanted: impl Fn() -> bool + Send + Sync + 'static,
     ) -> Result<Option<SearchResult>, Error> {
+        if let Some(remote) = &self.remote {
+            return remote.search(key, &game, level, clock, &wanted).await;
+        }
         let (reply, answer) = oneshot::channel();
         let job = GameJob {
             game,
@@ -141,24 +240,34 @@ impl EnginePool {
                     self.per_client
                 )));
             }
-            if lanes.analysis.len() >= self.analysis_queue {
+            let waiting = match self.remote {
+                // Waiting or running: the workers' queue is not this node's to count.
+                Some(_) => lanes.clients.values().sum(),
+                None => lanes.analysis.len(),
+            };
+            if waiting >= self.analysis_queue {
                 return Err(Error::busy(
                     "the engine is busy with other analyses; try again shortly",
                 ));
             }
             *lanes.clients.entry(client).or_default() += 1;
-            lanes.analysis.push_back(AnalysisJob {
-                game,
-                stop: stop.clone(),
-                reply,
-                queued: Instant::now(),
-            });
+            if self.remote.is_none() {
+                lanes.analysis.push_back(AnalysisJob {
+                    game: game.clone(),
+                    stop: stop.clone(),
+                    reply,
+                    queued: Instant::now(),
+                });
+            }
         }
         let _pending = Pending {
             shared: &self.shared,
             stop,
             client,
         };
+        if let Some(remote) = &self.remote {
+            return remote.analyse(&game).await;
+        }
         self.shared.queued.notify_one();
         answer
             .await
@@ -255,7 +364,7 @@ mod tests {
         });
         until(&pool, |l| l.analysis.len() == 1).await;
         let found = pool
-            .search(start(), Level::new(6).unwrap(), None, || true)
+            .search(("g", 1), start(), Level::new(6).unwrap(), None, || true)
             .await
             .unwrap();
         done.send("game").unwrap();
@@ -265,7 +374,7 @@ mod tests {
         assert_eq!(order.recv().await, Some("game"));
         assert_eq!(order.recv().await, Some("analysis"));
         let dropped = pool
-            .search(start(), Level::new(6).unwrap(), None, || false)
+            .search(("g", 2), start(), Level::new(6).unwrap(), None, || false)
             .await
             .unwrap();
         assert!(dropped.is_none(), "a search no longer wanted is not made");
@@ -297,7 +406,13 @@ mod tests {
         };
         let found = tokio::time::timeout(
             30 * SECOND,
-            pool.search(start(), Level::new(6).unwrap(), Some(clock), || true),
+            pool.search(
+                ("g", 1),
+                start(),
+                Level::new(6).unwrap(),
+                Some(clock),
+                || true,
+            ),
         )
         .await
         .expect("the engine thread is free again");

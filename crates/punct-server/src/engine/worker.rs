@@ -17,7 +17,7 @@ const ENGINE_NICE: i32 = 19;
 /// CPU time that no other thread of normal priority wants, so the network side is never made
 /// to wait by a search. Where that is refused, the thread's nice value is raised instead.
 /// Failure only costs fairness, so it is logged and ignored.
-pub(super) fn lower_priority() {
+pub fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         let param = libc::sched_param { sched_priority: 0 };
@@ -79,7 +79,8 @@ pub(super) fn work(shared: &Shared) {
                     continue;
                 }
                 let stop = AtomicBool::new(false);
-                if let Some(result) = run(&job.game, job.level, &limits, &stop, shared) {
+                let threads = shared.search_threads.load(Ordering::Relaxed);
+                if let Some(result) = search(&job.game, job.level, &limits, &stop, threads) {
                     let _ = job.reply.send(Some(result));
                 }
             }
@@ -89,7 +90,8 @@ pub(super) fn work(shared: &Shared) {
                     continue;
                 }
                 let limits = SearchLimits::movetime(shared.movetime);
-                let result = run(&job.game, Level::FULL, &limits, &job.stop, shared);
+                let threads = shared.search_threads.load(Ordering::Relaxed);
+                let result = search(&job.game, Level::FULL, &limits, &job.stop, threads);
                 if job.stop.load(Ordering::Relaxed) && job.reply.is_closed() {
                     shared.stopped.fetch_add(1, Ordering::Relaxed);
                 }
@@ -101,21 +103,21 @@ pub(super) fn work(shared: &Shared) {
     }
 }
 
-/// One search, within `limits` or until `stop` is set. A panicking search must not take
-/// the worker with it: the caller sees an error (its reply is dropped, `None` here) and the
-/// thread goes on to the next job. The search's own threads inherit the worker's idle
-/// scheduling class.
-fn run(
+/// One search on `threads` threads, within `limits` or until `stop` is set. A panicking
+/// search must not take the worker with it: the caller sees an error (its reply is dropped,
+/// `None` here) and the thread goes on to the next job. The search's own threads inherit
+/// the worker's idle scheduling class.
+pub(super) fn search(
     game: &Game,
     level: Level,
     limits: &SearchLimits,
     stop: &AtomicBool,
-    shared: &Shared,
+    threads: usize,
 ) -> Option<SearchResult> {
     let mut engine = Engine::new(Options {
         level,
         seed: rand_seed(),
-        threads: shared.search_threads.load(Ordering::Relaxed),
+        threads,
     });
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         engine.search(game, limits, stop, &mut |_| {})
@@ -125,7 +127,8 @@ fn run(
         .ok()
 }
 
-fn rand_seed() -> u64 {
+/// A random number (a search's seed, an analysis job's id).
+pub(super) fn rand_seed() -> u64 {
     let mut b = [0u8; 8];
     getrandom::fill(&mut b).ok();
     u64::from_le_bytes(b)

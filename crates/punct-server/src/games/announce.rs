@@ -107,6 +107,7 @@ pub(super) async fn follow_notices(hub: Weak<Inner>) {
                 (vec![cell], Some(changed.seq))
             }
             Ok(Notice::Lobby(_)) => continue,
+            Ok(Notice::Job(_)) => continue,
             Ok(Notice::Missed) | Err(RecvError::Lagged(_)) => {
                 let mut cells: Vec<Arc<RoomCell>> = hub.rooms().values().cloned().collect();
                 cells.extend(hub.finished().all());

@@ -46,7 +46,11 @@ impl Hub {
         // changed right then is taken to still want it; the move is checked again below.
         let waiting = cell.clone();
         let wanted = move || waiting.room.try_lock().map_or(true, |r| r.seq == seq);
-        let result = match self.inner.engine.search(game, level, clock, wanted).await {
+        let searched = self
+            .inner
+            .engine
+            .search((&cell.id, seq), game, level, clock, wanted);
+        let result = match searched.await {
             Ok(Some(r)) => r,
             Ok(None) => return,
             Err(e) => {

@@ -10,7 +10,7 @@ use axum::routing::get;
 use axum::{Extension, Json, Router};
 
 use crate::games::Hub;
-use crate::ops::metrics::Scraped;
+use crate::ops::metrics::{QueueDepth, Scraped};
 use crate::wire::health::HealthReport;
 
 /// How `/healthz` judges the database.
@@ -33,6 +33,9 @@ impl Default for Health {
     }
 }
 
+/// The longest `/metrics` waits for the depth of the workers' queue.
+const QUEUE_READ: Duration = Duration::from_secs(2);
+
 /// The routes `/metrics` and `/healthz`. `/healthz` reads its limits from an
 /// `Extension<Health>` layered on the router, or uses the defaults.
 pub fn routes() -> Router<Hub> {
@@ -42,6 +45,25 @@ pub fn routes() -> Router<Hub> {
 }
 
 async fn metrics(State(hub): State<Hub>) -> Response {
+    // With workers, the queue is the database's: read now, or left as last read if the
+    // database is slow to answer.
+    let queue = tokio::time::timeout(QUEUE_READ, hub.engine().queue_depths()).await;
+    match queue {
+        Ok(Some(Ok(depths))) => {
+            let now = hub.time().now_ms();
+            hub.metrics().engine_jobs(&depths.map(|d| {
+                QueueDepth {
+                    jobs: d.jobs,
+                    oldest_seconds: d
+                        .oldest_ms
+                        .map_or(0.0, |t| (now - t).max(0) as f64 / 1000.0),
+                }
+            }));
+        }
+        Ok(Some(Err(e))) => tracing::warn!("the engine's job queue could not be read: {e:#}"),
+        Err(_) => tracing::warn!("the engine's job queue was not read in time"),
+        Ok(None) => {}
+    }
     let text = hub.metrics().render(&Scraped {
         live_games: hub.live_games(),
         engine_queue: hub.engine().queued(),

@@ -26,6 +26,19 @@ const ENGINE_WAIT_BUCKETS: [f64; 12] = [
     0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 15.0, 60.0,
 ];
 
+/// The lanes of the engine workers' queue, as its metrics name them, in the queue's order
+/// (a game's move, then an analysis).
+pub const ENGINE_LANES: [&str; 2] = ["game", "analysis"];
+
+/// One lane of the workers' queue as read when scraped.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct QueueDepth {
+    /// Jobs not yet done (waiting, or being searched).
+    pub jobs: i64,
+    /// Seconds since the oldest of them was queued (0 when there is none).
+    pub oldest_seconds: f64,
+}
+
 /// Where storage failed.
 #[derive(Clone, Copy, Debug)]
 pub enum StorageOp {
@@ -64,6 +77,9 @@ struct Inner {
     errors: Vec<IntCounter>,
     storage_failures: [IntCounter; 2],
     since_commit: prometheus::Gauge,
+    /// The job queue's depth and its oldest job's age, per lane (`store::engine_queue`).
+    engine_jobs: [IntGauge; 2],
+    engine_job_age: [prometheus::Gauge; 2],
 }
 
 /// The histogram of the time searches wait for an engine thread, made by the engine pool,
@@ -121,6 +137,31 @@ impl Metrics {
             "op",
         );
         registered(&r, engine_wait.clone());
+        let jobs = registered(
+            &r,
+            prometheus::IntGaugeVec::new(
+                Opts::new(
+                    "punct_engine_jobs",
+                    "Engine jobs in the workers' queue not yet done (waiting or being \
+                     searched), by lane; read when scraped, with --engine workers",
+                ),
+                &["lane"],
+            )
+            .expect("valid gauge"),
+        );
+        let age = registered(
+            &r,
+            prometheus::GaugeVec::new(
+                Opts::new(
+                    "punct_engine_job_oldest_seconds",
+                    "Age of the oldest engine job in the workers' queue not yet done, by lane \
+                     (0 when there is none)",
+                ),
+                &["lane"],
+            )
+            .expect("valid gauge"),
+        );
+        let lanes = ENGINE_LANES;
         Metrics {
             inner: Arc::new(Inner {
                 moves: counter("punct_moves_total", "Moves stored and announced"),
@@ -159,6 +200,8 @@ impl Metrics {
                     )
                     .expect("valid gauge"),
                 ),
+                engine_jobs: lanes.map(|lane| jobs.with_label_values(&[lane])),
+                engine_job_age: lanes.map(|lane| age.with_label_values(&[lane])),
                 registry: r,
             }),
         }
@@ -195,6 +238,15 @@ impl Metrics {
     pub fn socket_opened(&self) -> SocketOpen {
         self.inner.websockets.inc();
         SocketOpen(self.inner.websockets.clone())
+    }
+
+    /// The workers' queue as read now: its depth per lane, in the order of
+    /// [`ENGINE_LANES`].
+    pub fn engine_jobs(&self, depths: &[QueueDepth; 2]) {
+        for (i, d) in depths.iter().enumerate() {
+            self.inner.engine_jobs[i].set(d.jobs);
+            self.inner.engine_job_age[i].set(d.oldest_seconds);
+        }
     }
 
     /// Everything, in the Prometheus text format, with `scraped` read now.
@@ -255,6 +307,7 @@ mod tests {
             "punct_live_games 3",
             "punct_engine_queue_depth 1",
             "punct_db_seconds_since_commit 0.5",
+            "punct_engine_jobs{lane=\"game\"} 0",
         ] {
             assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
         }
@@ -265,5 +318,31 @@ mod tests {
             since_commit: Duration::ZERO,
         });
         assert!(text.lines().any(|l| l == "punct_websockets_open 0"));
+    }
+
+    #[test]
+    fn the_workers_queue_is_rendered_per_lane() {
+        let m = Metrics::new(&engine_wait(), &["move"]);
+        let depths = [
+            QueueDepth {
+                jobs: 3,
+                oldest_seconds: 2.5,
+            },
+            QueueDepth::default(),
+        ];
+        m.engine_jobs(&depths);
+        let text = m.render(&Scraped {
+            live_games: 0,
+            engine_queue: 0,
+            since_commit: Duration::ZERO,
+        });
+        for line in [
+            "punct_engine_jobs{lane=\"game\"} 3",
+            "punct_engine_jobs{lane=\"analysis\"} 0",
+            "punct_engine_job_oldest_seconds{lane=\"game\"} 2.5",
+            "punct_engine_job_oldest_seconds{lane=\"analysis\"} 0",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+        }
     }
 }

@@ -47,6 +47,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("migrations/0300_cluster.sql"),
     },
     Migration {
+        version: 310,
+        name: "engine_jobs",
+        sql: include_str!("migrations/0310_engine_jobs.sql"),
+    },
+    Migration {
         version: 400,
         name: "analyses",
         sql: include_str!("migrations/0400_analyses.sql"),

@@ -35,6 +35,7 @@
 //! (`synchronous_commit=on`), which survive a crash of the database machine as well.
 
 mod backend;
+pub mod engine_queue;
 mod form;
 mod jobs;
 pub mod lease;
@@ -374,6 +375,7 @@ impl Store {
                         .ok_or_else(|| WriteError::Failed(format!("no game in {payload:?}")))?,
                 ),
                 Channel::Lobby => Notice::Lobby(payload),
+                Channel::Jobs => Notice::Job(payload),
             };
             let _ = self.notices.send(notice);
             return Ok(());

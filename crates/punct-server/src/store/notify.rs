@@ -41,17 +41,21 @@ pub enum Channel {
     Games,
     /// The lobby's seeks, challenges and notifications: the payload is the lobby's own.
     Lobby,
+    /// The engine's job queue (`super::engine_queue`): the payload is the id of a job
+    /// queued (for the workers) or ended (for its node).
+    Jobs,
 }
 
 impl Channel {
     /// Every channel, each listened to by every server.
-    pub const ALL: [Channel; 2] = [Channel::Games, Channel::Lobby];
+    pub const ALL: [Channel; 3] = [Channel::Games, Channel::Lobby, Channel::Jobs];
 
     /// The channel's name in PostgreSQL.
     pub fn name(self) -> &'static str {
         match self {
             Channel::Games => "punct_games",
             Channel::Lobby => "punct_lobby",
+            Channel::Jobs => "punct_jobs",
         }
     }
 
@@ -113,6 +117,8 @@ pub enum Notice {
     Game(GameChanged),
     /// The lobby changed: the payload it was sent with.
     Lobby(String),
+    /// An engine job was queued or ended: its id.
+    Job(String),
     /// Notifications may have been missed (the listening connection was made again, or the
     /// subscriber fell behind): read what you follow again from the store.
     Missed,
@@ -138,6 +144,9 @@ fn hand_out(to: &broadcast::Sender<Notice>, channel: &str, payload: &str) {
         Some(Channel::Lobby) => {
             let _ = to.send(Notice::Lobby(payload.to_owned()));
         }
+        Some(Channel::Jobs) => {
+            let _ = to.send(Notice::Job(payload.to_owned()));
+        }
         None => {}
     }
 }
@@ -162,6 +171,24 @@ pub(super) fn listen(url: String, to: &Notices) -> anyhow::Result<()> {
     listening
         .recv()
         .map_err(|_| anyhow::anyhow!("the listening thread stopped at once"))?
+}
+
+/// A listener of its own, for a process that has no [`super::Store`] (a `punct worker`):
+/// it hears every channel of its PostgreSQL until it is dropped.
+pub struct Listener(Notices);
+
+impl Listener {
+    /// Starts listening on the PostgreSQL at `url`.
+    pub fn start(url: &str) -> anyhow::Result<Listener> {
+        let notices = notices();
+        listen(url.to_owned(), &notices)?;
+        Ok(Listener(notices))
+    }
+
+    /// What is heard from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Notice> {
+        self.0.subscribe()
+    }
 }
 
 fn connect(url: &str) -> anyhow::Result<Client> {
@@ -221,6 +248,13 @@ fn listen_loop(url: &str, first: Client, to: &Weak<broadcast::Sender<Notice>>) {
             client = None;
         }
     }
+}
+
+/// Notifies `channel` with `payload` in the transaction of `db`: delivered once it commits,
+/// and never if it is rolled back (PostgreSQL only).
+pub fn notify_in(db: &mut dyn Sql, channel: Channel, payload: &str) -> anyhow::Result<()> {
+    db.execute("SELECT pg_notify($1, $2)", &args![channel.name(), payload])?;
+    Ok(())
 }
 
 /// The number of the latest state of game `id` in the database (its row's, or its last

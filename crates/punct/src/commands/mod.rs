@@ -15,6 +15,7 @@ mod serve;
 mod show;
 mod train;
 mod tune;
+mod worker;
 
 use anyhow::Context as _;
 use punct_core::{Position, Variant};
@@ -48,6 +49,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tune(args) => tune::run(args),
         Command::Login(args) => login::login(args),
         Command::Logout(args) => login::logout(args),
+        Command::Worker(args) => worker::run(args),
     }
 }
 

@@ -15,6 +15,7 @@ pub fn defaults() -> ServeArgs {
         clock_file: None,
         trust_proxy: false,
         node: None,
+        engine: punct_server::engine::EngineMode::Local,
     }
 }
 
@@ -46,6 +47,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         clock_file: args.clock_file,
         trust_proxy: args.trust_proxy,
         node: args.node,
+        engine: args.engine,
         ..defaults
     });
     if let Err(e) = served {

@@ -11,6 +11,12 @@
 //! SIGKILL at random moments and started again on the same database, and with PostgreSQL
 //! the database itself is stopped (`pg_ctl stop -m fast`) and started.
 //!
+//! With PostgreSQL the server may be several nodes ([`Options::nodes`]), each request sent
+//! to the next node in turn as a load balancer would, and the engine may run in workers
+//! ([`Options::workers`], `punct-server worker`): then a random node or worker is killed
+//! at each disruption, and the others carry on (a node's games are taken over once its
+//! lease runs out, a worker's job once its job's lease does).
+//!
 //! Every state the server shows must follow from the acknowledged actions in order (plus
 //! the computer's replies and flags falling, the only changes the server makes by itself);
 //! at the end the server is killed and started once more, and every game is compared with
@@ -35,7 +41,7 @@ pub use server::postgres_bin;
 pub use stats::Stats;
 
 use player::Ctx;
-use server::{Postgres, Server, free_addr};
+use server::{Postgres, Server, Worker, free_addr};
 
 /// What a run does.
 #[derive(Clone, Debug)]
@@ -57,6 +63,11 @@ pub struct Options {
     pub movetime_ms: u64,
     /// The share of moves sent spelt otherwise than canonically (with spaces around).
     pub odd_spellings: f64,
+    /// Server nodes on the database (more than one needs PostgreSQL).
+    pub nodes: usize,
+    /// Engine workers doing the nodes' searches (`--engine workers`; PostgreSQL only);
+    /// none: each node searches itself.
+    pub workers: usize,
 }
 
 /// A fresh directory for a run's files.
@@ -88,13 +99,33 @@ pub async fn run(options: &Options) -> Result<Stats, String> {
         Some(pg) => pg.url.clone(),
         None => dir.join("punct.db").display().to_string(),
     };
-    let addr = free_addr(options.seed ^ u64::from(std::process::id()));
-    let log = dir.join("server.log");
-    let mut server = Server::new(&options.bin, addr, &db, options.movetime_ms, &log);
-    server.start().await?;
+    if (options.nodes > 1 || options.workers > 0) && postgres.is_none() {
+        return Err("several nodes and engine workers need PostgreSQL".into());
+    }
+    let mut servers = Vec::new();
+    let mut addrs = Vec::new();
+    for i in 0..options.nodes.max(1) {
+        let addr = free_addr(options.seed ^ u64::from(std::process::id()) ^ (i as u64 * 7919));
+        let log = dir.join(format!("server-{i}.log"));
+        let mut server = Server::new(&options.bin, addr, &db, options.movetime_ms, &log);
+        if postgres.is_some() {
+            server = server.node(&format!("node-{i}"), options.workers > 0);
+        }
+        server.start().await?;
+        servers.push(server);
+        addrs.push(addr);
+    }
+    let mut workers = Vec::new();
+    for i in 0..options.workers {
+        let log = dir.join(format!("worker-{i}.log"));
+        let mut worker = Worker::new(&options.bin, &db, &format!("worker-{i}"), &log);
+        worker.start()?;
+        workers.push(worker);
+    }
 
     let ctx = Arc::new(Ctx {
-        addr,
+        addrs,
+        turn: std::sync::atomic::AtomicUsize::new(0),
         until: Instant::now() + Duration::from_secs(options.seconds),
         hang_share: 0.35,
         ws_share: 0.15,
@@ -115,7 +146,14 @@ pub async fn run(options: &Options) -> Result<Stats, String> {
         })
         .collect();
 
-    disrupt(options, &ctx, &mut server, postgres.as_deref()).await?;
+    disrupt(
+        options,
+        &ctx,
+        &mut servers,
+        &mut workers,
+        postgres.as_deref(),
+    )
+    .await?;
 
     let mut games = Vec::new();
     for client in clients {
@@ -126,15 +164,24 @@ pub async fn run(options: &Options) -> Result<Stats, String> {
             .await
             .map_err(|e| format!("a watcher failed: {e}"))?;
     }
-    // The truth is what the database holds: a server started afresh on it is asked.
-    server.kill();
-    ctx.stats().kills += 1;
-    server.start().await?;
-    ctx.stats().restarts += 1;
+    // The truth is what the database holds: servers started afresh on it are asked.
+    for server in &mut servers {
+        server.kill();
+        ctx.stats().kills += 1;
+    }
+    for server in &mut servers {
+        server.start().await?;
+        ctx.stats().restarts += 1;
+    }
     for game in games {
         player::check(&ctx, game).await;
     }
-    server.kill();
+    for server in &mut servers {
+        server.kill();
+    }
+    for worker in &mut workers {
+        worker.kill();
+    }
     drop(postgres);
     let stats = std::mem::take(&mut *ctx.stats());
     if stats.clean() {
@@ -145,17 +192,19 @@ pub async fn run(options: &Options) -> Result<Stats, String> {
     Ok(stats)
 }
 
-/// Until the clients' time is up: at random moments, kill the server with SIGKILL and
-/// start it again after a short pause, or (with PostgreSQL) stop the database and start it
-/// again while the server runs.
+/// Until the clients' time is up: at random moments, kill a server (or a worker) with
+/// SIGKILL and start it again after a short pause, or (with PostgreSQL) stop the database
+/// and start it again while the servers run.
 async fn disrupt(
     options: &Options,
     ctx: &Ctx,
-    server: &mut Server,
+    servers: &mut [Server],
+    workers: &mut [Worker],
     postgres: Option<&Postgres>,
 ) -> Result<(), String> {
     let mut rng = StdRng::seed_from_u64(options.seed ^ 0x5eed);
     let (low, high) = options.disrupt_every;
+    let mut turn = 0usize;
     loop {
         let wait = rng.random_range(low..=high);
         if Instant::now() + wait >= ctx.until {
@@ -164,17 +213,39 @@ async fn disrupt(
         }
         tokio::time::sleep(wait).await;
         let down = Duration::from_millis(rng.random_range(100..1500));
+        // With workers the disruptions take turns: a worker, a node, the database.
+        turn += 1;
+        let database = match postgres {
+            Some(_) if workers.is_empty() => rng.random_bool(0.6),
+            Some(_) => turn % 3 == 2,
+            None => false,
+        };
         match postgres {
-            Some(pg) if rng.random_bool(0.6) => {
+            Some(pg) if database => {
                 tokio::task::block_in_place(|| pg.stop())?;
                 tokio::time::sleep(down).await;
                 tokio::task::block_in_place(|| pg.start_again())?;
                 ctx.stats().pg_restarts += 1;
             }
+            _ if !workers.is_empty() && turn % 3 == 0 => {
+                let i = rng.random_range(0..workers.len());
+                workers[i].kill();
+                ctx.stats().worker_kills += 1;
+                tokio::time::sleep(down).await;
+                workers[i].start()?;
+            }
             _ => {
+                let server = &mut servers[rng.random_range(0..servers.len())];
                 server.kill();
                 ctx.stats().kills += 1;
-                tokio::time::sleep(down).await;
+                // A node of several stays away past its lease now and then, so that the
+                // others take its games over.
+                let away = if servers.len() > 1 && rng.random_bool(0.5) {
+                    Duration::from_millis(rng.random_range(4_500..6_000))
+                } else {
+                    down
+                };
+                tokio::time::sleep(away).await;
                 server.start().await?;
                 ctx.stats().restarts += 1;
             }

@@ -4,6 +4,7 @@
 //! state it is shown against what its acknowledged actions make of the game.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -26,8 +27,11 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 /// What the clients share.
 pub struct Ctx {
-    /// The server's address (the same across restarts).
-    pub addr: SocketAddr,
+    /// The nodes' addresses (the same across restarts): each request goes to the next,
+    /// as a load balancer would send it.
+    pub addrs: Vec<SocketAddr>,
+    /// The node the next request goes to.
+    pub turn: AtomicUsize,
     /// No new action is started after this.
     pub until: Instant,
     /// The share of attempts that hang up.
@@ -44,6 +48,11 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The node the next request goes to, in turn.
+    pub fn addr(&self) -> SocketAddr {
+        self.addrs[self.turn.fetch_add(1, Ordering::Relaxed) % self.addrs.len()]
+    }
+
     /// The counts, to change.
     pub fn stats(&self) -> MutexGuard<'_, Stats> {
         self.stats.lock().unwrap_or_else(|e| e.into_inner())
@@ -111,7 +120,7 @@ async fn steady(
 ) -> Option<(u16, String)> {
     let started = Instant::now();
     while started.elapsed() < PATIENCE {
-        match request(ctx.addr, method, path, token, body, None).await {
+        match request(ctx.addr(), method, path, token, body, None).await {
             Reply::Answer(500 | 503, _) => ctx.stats().server_errors += 1,
             Reply::Answer(status, body) => return Some((status, body)),
             _ => ctx.stats().no_answer += 1,
@@ -173,7 +182,7 @@ async fn start_game(ctx: &Ctx, rng: &mut StdRng, round: usize) -> Option<Played>
                     return None;
                 }
                 tries += 1;
-                match request(ctx.addr, "POST", &path, None, Some(&join), None).await {
+                match request(ctx.addr(), "POST", &path, None, Some(&join), None).await {
                     Reply::Answer(200, text) => {
                         let joined: Value = serde_json::from_str(&text).unwrap_or_default();
                         tokens[1] = joined["token"].as_str().map(str::to_owned);
@@ -354,7 +363,7 @@ async fn act_until_answered(ctx: &Ctx, rng: &mut StdRng, game: &mut Played, by: 
                 m["type"] = json!("action");
                 m
             };
-            ws_act(ctx.addr, &game.id, &token, &msg, plan).await
+            ws_act(ctx.addr(), &game.id, &token, &msg, plan).await
         } else {
             ctx.stats().http_attempts += 1;
             let (path, body) = if rng.random_bool(0.5) {
@@ -364,7 +373,7 @@ async fn act_until_answered(ctx: &Ctx, rng: &mut StdRng, game: &mut Played, by: 
             };
             let path = format!("/api/games/{}{path}", game.id);
             let body = body.to_string();
-            request(ctx.addr, "POST", &path, Some(&token), Some(&body), plan).await
+            request(ctx.addr(), "POST", &path, Some(&token), Some(&body), plan).await
         };
         match reply {
             Reply::HungUp => {
@@ -636,7 +645,9 @@ async fn wait_for_computer(ctx: &Ctx, game: &mut Played) {
             Verdict::Follows(model, _) if model.seq == game.model.seq => {}
             Verdict::Follows(model, _) => {
                 if model.game.moves().len() > game.model.game.moves().len() {
-                    ctx.stats().computer_moves += 1;
+                    let mut stats = ctx.stats();
+                    stats.computer_moves += 1;
+                    stats.slowest_computer = stats.slowest_computer.max(started.elapsed());
                 }
                 game.model = *model;
                 return;
@@ -716,8 +727,9 @@ pub async fn watcher(ctx: Arc<Ctx>, seed: u64) {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
-        let url = format!("ws://{}/api/games/{id}/ws", ctx.addr);
-        let Ok(mut ws) = open_ws(ctx.addr, &url).await else {
+        let addr = ctx.addr();
+        let url = format!("ws://{addr}/api/games/{id}/ws");
+        let Ok(mut ws) = open_ws(addr, &url).await else {
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };

@@ -1,5 +1,7 @@
 //! The real server binary, started, killed with SIGKILL and started again on the same
-//! database; and a throwaway PostgreSQL cluster that can be stopped and started under it.
+//! database (as one node of several, with a name of its own, when they share PostgreSQL);
+//! engine workers of the same binary (`punct-server worker`); and a throwaway PostgreSQL
+//! cluster that can be stopped and started under them.
 
 use std::fs::File;
 use std::net::SocketAddr;
@@ -30,6 +32,8 @@ pub struct Server {
     movetime_ms: u64,
     /// Where its output goes.
     pub log: PathBuf,
+    /// Its environment beyond the inherited one (its node's name, its engine).
+    env: Vec<(String, String)>,
     child: Option<Child>,
 }
 
@@ -43,8 +47,19 @@ impl Server {
             db: db.to_owned(),
             movetime_ms,
             log: log.to_owned(),
+            env: Vec::new(),
             child: None,
         }
+    }
+
+    /// The server as node `name` of several on one PostgreSQL, its searches done by the
+    /// engine workers if `workers`.
+    pub fn node(mut self, name: &str, workers: bool) -> Server {
+        self.env.push(("PUNCT_NODE".into(), name.into()));
+        if workers {
+            self.env.push(("PUNCT_ENGINE".into(), "workers".into()));
+        }
+        self
     }
 
     /// Starts the server and waits until it answers (30 s at most), starting it again if
@@ -65,6 +80,7 @@ impl Server {
                         self.db.clone(),
                         self.movetime_ms.to_string(),
                     ])
+                    .envs(self.env.iter().map(|(k, v)| (k, v)))
                     .stdin(Stdio::null())
                     .stdout(log)
                     .stderr(err)
@@ -101,6 +117,67 @@ impl Server {
 }
 
 impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// An engine worker (`punct-server worker`), started, killed with SIGKILL and started
+/// again; it answers nothing, so it is taken to be up once started (it waits out a database
+/// that is away by itself).
+pub struct Worker {
+    bin: PathBuf,
+    db: String,
+    name: String,
+    log: PathBuf,
+    child: Option<Child>,
+}
+
+impl Worker {
+    /// A worker (not started yet) of binary `bin` on PostgreSQL `db`, named `name`, its
+    /// output appended to `log`.
+    pub fn new(bin: &Path, db: &str, name: &str, log: &Path) -> Worker {
+        Worker {
+            bin: bin.to_owned(),
+            db: db.to_owned(),
+            name: name.to_owned(),
+            log: log.to_owned(),
+            child: None,
+        }
+    }
+
+    /// Starts the worker.
+    pub fn start(&mut self) -> Result<(), String> {
+        let log = File::options()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .map_err(|e| format!("cannot open {}: {e}", self.log.display()))?;
+        let err = log.try_clone().map_err(|e| e.to_string())?;
+        let child = Command::new(&self.bin)
+            .args(["worker", &self.db, "1"])
+            .env("PUNCT_WORKER", &self.name)
+            // A killed worker's job is taken again within a few seconds.
+            .env("PUNCT_JOB_LEASE_MS", "3000")
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(err)
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", self.bin.display()))?;
+        self.child = Some(child);
+        Ok(())
+    }
+
+    /// Kills the worker at once, like `kill -9`.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for Worker {
     fn drop(&mut self) {
         self.kill();
     }
@@ -146,6 +223,11 @@ fn as_postgres(program: &Path, args: &[&str]) -> Command {
 impl Postgres {
     /// Creates a cluster in `dir` and starts it on a free port.
     pub fn start(bin: &Path, dir: &Path, seed: u64) -> Result<Postgres, String> {
+        Postgres::start_with(bin, dir, seed, "")
+    }
+
+    /// [`Postgres::start`] with more of the server's options (`-c name=value …`).
+    pub fn start_with(bin: &Path, dir: &Path, seed: u64, more: &str) -> Result<Postgres, String> {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
         // The cluster belongs to whoever runs it; when that is the postgres user, let it in.
         Command::new("chmod")
@@ -169,7 +251,7 @@ impl Postgres {
             dir: dir.to_owned(),
             data,
             options: format!(
-                "-p {port} -k {} -c listen_addresses=127.0.0.1",
+                "-p {port} -k {} -c listen_addresses=127.0.0.1 {more}",
                 dir.display()
             ),
             url: format!("postgres://punct@127.0.0.1:{port}/postgres"),

@@ -48,6 +48,11 @@ pub struct Stats {
     pub restarts: usize,
     /// PostgreSQL stopped (`-m fast`) and started again.
     pub pg_restarts: usize,
+    /// kill -9 of an engine worker (each started again after a pause).
+    pub worker_kills: usize,
+    /// The longest a client waited for the computer's reply: the search, and where the
+    /// game's node or the worker searching it was killed, the takeover.
+    pub slowest_computer: std::time::Duration,
     /// Games checked at the end.
     pub checked: usize,
     /// How the games checked at the end stood: their termination, or `live`.
@@ -120,8 +125,13 @@ impl fmt::Display for Stats {
         )?;
         writeln!(
             f,
-            "kill -9: {}, restarts: {}, PostgreSQL restarts: {}",
-            self.kills, self.restarts, self.pg_restarts
+            "kill -9: {}, restarts: {}, PostgreSQL restarts: {}, workers killed: {}; \
+             longest wait for the computer (takeovers included): {:.1} s",
+            self.kills,
+            self.restarts,
+            self.pg_restarts,
+            self.worker_kills,
+            self.slowest_computer.as_secs_f64()
         )?;
         writeln!(
             f,
