@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use super::announce::Announced;
 use super::cell::RoomCell;
-use super::{Hub, Inner, RETRY, computer};
+use super::{Hub, Inner, RETRY, computer, players};
 use crate::ops::outage::Outage;
 use crate::room::{Room, Stored};
 use crate::store::lease::{self, Owned};
@@ -193,10 +193,20 @@ impl Hub {
             resumed.stored_json(),
             resumed.updated_ms,
         );
+        // A correspondence game's deadline moves with its resumed clock.
+        let with = players::rows(&resumed, false, true, None).with;
         let stored = self
             .inner
             .store
-            .transact(move |db| lease::resume(db, &id, seq, &json, updated))
+            .transact(move |db| {
+                let made = lease::resume(db, &id, seq, &json, updated)?;
+                if made {
+                    for row in &with {
+                        row.apply(db)?;
+                    }
+                }
+                Ok(made)
+            })
             .await;
         match stored {
             Ok(true) => {

@@ -10,9 +10,9 @@ use std::sync::{Arc, MutexGuard};
 use super::Hub;
 use super::cell::{Glance, RoomCell};
 use crate::error::Error;
-use crate::wire::error::Refusal;
 use crate::ops::metrics::StorageOp;
 use crate::room::{Room, Stored};
+use crate::wire::error::Refusal;
 
 impl Hub {
     /// The live games by id. A panic elsewhere while it was held leaves the map as it was
@@ -67,9 +67,11 @@ impl Hub {
         }
         let valid = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit());
         let room = if valid { self.load(id).await? } else { None };
-        let room = room.ok_or_else(|| Error::refused(Refusal::NoGame {
+        let room = room.ok_or_else(|| {
+            Error::refused(Refusal::NoGame {
                 id: crate::wire::error::cut(id).into_owned(),
-            }))?;
+            })
+        })?;
         if !room.is_live() {
             // Finished games change little (a rematch): kept only while in use.
             let now = self.now();

@@ -10,13 +10,13 @@ use axum::{Extension, Json};
 
 use super::auth::Viewer;
 use super::error::ApiError;
+use super::profiles::game_entry;
 use crate::error::Error;
 use crate::lobby::Lobby;
 use crate::players::lobby_notice::LobbyNotice;
 use crate::players::{accounts, games, notifications};
 use crate::store::notify::Channel;
 use crate::wire::lobby::{Marked, NotificationList, NotificationView, YourTurn, YourTurnGame};
-use crate::wire::profile::GameEntry;
 
 /// Notifications listed at most.
 const LISTED: i64 = 50;
@@ -102,18 +102,7 @@ pub(super) async fn your_turn(
         .into_iter()
         .map(|e| YourTurnGame {
             deadline_ms: e.deadline_ms,
-            game: GameEntry {
-                game: e.game,
-                colour: e.colour,
-                opponent: e.opponent,
-                speed: e.speed,
-                rated: e.rated,
-                live: e.live,
-                result: e.result,
-                rating_change: e.rating_change.map(|c| c.round() as i64),
-                started_ms: e.started_ms,
-                ended_ms: e.ended_ms,
-            },
+            game: game_entry(e),
         })
         .collect();
     Ok(Json(YourTurn { games }).into_response())

@@ -151,27 +151,29 @@ pub(super) async fn games(
         .query(move |db| account_games::of_account(db, &id, &filter, GAMES_PAGE))
         .await
         .map_err(failed)?;
-    let games = entries
-        .into_iter()
-        .map(|e| GameEntry {
-            game: e.game,
-            colour: e.colour,
-            opponent_kind: match (e.opponent_deleted, &e.opponent) {
-                (true, _) => "deleted",
-                (false, Some(_)) => "account",
-                (false, None) => "anonymous",
-            },
-            opponent: e.opponent,
-            speed: e.speed,
-            rated: e.rated,
-            live: e.live,
-            result: e.result,
-            rating_change: e.rating_change.map(|c| c.round() as i64),
-            started_ms: e.started_ms,
-            ended_ms: e.ended_ms,
-        })
-        .collect();
+    let games = entries.into_iter().map(game_entry).collect();
     Ok(Json(GameList { games }).into_response())
+}
+
+/// A player's game as the lists show it.
+pub(super) fn game_entry(e: account_games::Entry) -> GameEntry {
+    GameEntry {
+        game: e.game,
+        colour: e.colour,
+        opponent_kind: match (e.opponent_deleted, &e.opponent) {
+            (true, _) => "deleted",
+            (false, Some(_)) => "account",
+            (false, None) => "anonymous",
+        },
+        opponent: e.opponent,
+        speed: e.speed,
+        rated: e.rated,
+        live: e.live,
+        result: e.result,
+        rating_change: e.rating_change.map(|c| c.round() as i64),
+        started_ms: e.started_ms,
+        ended_ms: e.ended_ms,
+    }
 }
 
 pub(super) async fn leaderboard(

@@ -34,9 +34,9 @@ pub use snapshot::{Ending, SeatShown, Snapshot};
 pub use stored::{Stored, Summary};
 
 use crate::error::Error;
-use crate::wire::error::Refusal;
 use crate::players::accounts::AccountId;
 use crate::players::speed::{Speed, TimeControl};
+use crate::wire::error::Refusal;
 
 /// A game in the server.
 #[derive(Clone, Debug)]

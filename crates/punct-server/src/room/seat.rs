@@ -324,12 +324,24 @@ mod tests {
     fn who_holds_a_seat_is_told_apart_from_its_name() {
         let level = Level::new(3).unwrap();
         let held = [
-            (Seat::player("ada", "t", Some(AccountId("a1".into()))), Holder::Account),
+            (
+                Seat::player("ada", "t", Some(AccountId("a1".into()))),
+                Holder::Account,
+            ),
             (Seat::person("Ada", "t"), Holder::Guest),
             (Seat::person("Anonymous Ada", "t"), Holder::Guest),
-            (Seat::person(ANONYMOUS, "t"), Holder::Anonymous { second: false }),
-            (Seat::person("Anonymous 2", "t"), Holder::Anonymous { second: true }),
-            (Seat::computer("punct level 3", level), Holder::Computer(level)),
+            (
+                Seat::person(ANONYMOUS, "t"),
+                Holder::Anonymous { second: false },
+            ),
+            (
+                Seat::person("Anonymous 2", "t"),
+                Holder::Anonymous { second: true },
+            ),
+            (
+                Seat::computer("punct level 3", level),
+                Holder::Computer(level),
+            ),
             (Seat::open("Friend"), Holder::Open),
         ];
         for (seat, holder) in held {

@@ -385,7 +385,11 @@ mod tests {
                 } else {
                     outcome
                 };
-                assert_eq!(outcome_of(&outcome.to_string()), Some(expected), "{outcome}");
+                assert_eq!(
+                    outcome_of(&outcome.to_string()),
+                    Some(expected),
+                    "{outcome}"
+                );
             }
         }
         for other in ["", "1-0", "White wins by magic", "white wins by connection"] {

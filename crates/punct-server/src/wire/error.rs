@@ -401,9 +401,9 @@ impl fmt::Display for Refusal {
                 outcome.text
             ),
             Refusal::SeatsTaken => f.write_str("both seats are taken; you can watch"),
-            Refusal::InvitationNeeded => f.write_str(
-                "joining this game needs its invitation: open the link you were sent",
-            ),
+            Refusal::InvitationNeeded => {
+                f.write_str("joining this game needs its invitation: open the link you were sent")
+            }
             Refusal::InvitationWrong => {
                 f.write_str("this invitation is not the game's: open the link you were sent")
             }
@@ -423,9 +423,7 @@ impl fmt::Display for Refusal {
             }
             Refusal::DrawAlreadyOffered => f.write_str("you have already offered a draw"),
             Refusal::NoDrawOffer => f.write_str("there is no draw offer to decline"),
-            Refusal::TakebackAlreadyAsked => {
-                f.write_str("you have already asked for a takeback")
-            }
+            Refusal::TakebackAlreadyAsked => f.write_str("you have already asked for a takeback"),
             Refusal::NoMoveToTakeBack => f.write_str("you have no move to take back"),
             Refusal::NoTakebackRequest => f.write_str("there is no takeback request to decline"),
             Refusal::NothingToTakeBack => f.write_str("there is no move to take back"),
@@ -461,7 +459,9 @@ impl fmt::Display for Refusal {
                 f.write_str("the game is being played: it may be analysed once it is over")
             }
             Refusal::NothingRead { first } => write!(f, "no game could be read: {first}"),
-            Refusal::EmptyArchive => f.write_str("no game could be read: the archive holds no file"),
+            Refusal::EmptyArchive => {
+                f.write_str("no game could be read: the archive holds no file")
+            }
             Refusal::NoGame { id } => write!(f, "no game `{id}`"),
             Refusal::BadRequest => f.write_str("bad request"),
             Refusal::Forbidden => f.write_str("forbidden"),
@@ -617,8 +617,12 @@ mod tests {
         }
         let illegal = &one_of_each()[9];
         assert_eq!(
-            serde_json::to_value(ErrorBody::refused(422, illegal.to_string(), Cow::Borrowed(illegal)))
-                .unwrap(),
+            serde_json::to_value(ErrorBody::refused(
+                422,
+                illegal.to_string(),
+                Cow::Borrowed(illegal)
+            ))
+            .unwrap(),
             serde_json::json!({
                 "error": "illegal move E4-E5:0: no piece has its PÜNCT on E4",
                 "status": 422,

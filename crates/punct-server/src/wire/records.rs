@@ -180,15 +180,15 @@ impl fmt::Display for Skip {
                 "the archive unpacks to more than {mib} MiB: this file and the rest were not read"
             ),
             Skip::NestedArchive => f.write_str("an archive inside the archive is not opened"),
-            Skip::NotText => f.write_str(
-                "not text (UTF-8): expected a game record, an SGF file or a position",
-            ),
+            Skip::NotText => {
+                f.write_str("not text (UTF-8): expected a game record, an SGF file or a position")
+            }
             Skip::NoSgfGame => f.write_str("no game in the SGF text"),
             Skip::BadSgf { problem } => write!(f, "Boardspace SGF, {problem}"),
             Skip::BadRecord { problem } => f.write_str(problem),
-            Skip::NothingToRead => f.write_str(
-                "nothing to read: expected a game record, an SGF file or a position",
-            ),
+            Skip::NothingToRead => {
+                f.write_str("nothing to read: expected a game record, an SGF file or a position")
+            }
             Skip::Unreadable { problem } => write!(
                 f,
                 "not a game record, a Boardspace SGF file nor a position text (read as a position: {problem})"
@@ -219,7 +219,12 @@ mod tests {
         ];
         let codes: Vec<String> = all
             .iter()
-            .map(|s| serde_json::to_value(s).unwrap()["code"].as_str().unwrap().to_owned())
+            .map(|s| {
+                serde_json::to_value(s).unwrap()["code"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
             .collect();
         assert_eq!(codes, Skip::CODES, "one of each code, in order");
         assert_eq!(

@@ -76,7 +76,10 @@ impl<'a> GameState<'a> {
             rematch: snapshot.rematch.as_deref(),
             thinking: snapshot.thinking,
             outcome: snapshot.ending.as_ref().map(|e| {
-                OutcomeView::with_chain(&e.outcome, e.winning_chain.iter().map(ToString::to_string).collect())
+                OutcomeView::with_chain(
+                    &e.outcome,
+                    e.winning_chain.iter().map(ToString::to_string).collect(),
+                )
             }),
             you: Colours(audience.colours()),
             invite: snapshot

@@ -235,12 +235,13 @@ async fn disrupt(
                 workers[i].start()?;
             }
             _ => {
-                let server = &mut servers[rng.random_range(0..servers.len())];
+                let nodes = servers.len();
+                let server = &mut servers[rng.random_range(0..nodes)];
                 server.kill();
                 ctx.stats().kills += 1;
                 // A node of several stays away past its lease now and then, so that the
                 // others take its games over.
-                let away = if servers.len() > 1 && rng.random_bool(0.5) {
+                let away = if nodes > 1 && rng.random_bool(0.5) {
                     Duration::from_millis(rng.random_range(4_500..6_000))
                 } else {
                     down
