@@ -38,8 +38,14 @@ impl Hub {
     }
 
     /// The database answered: an outage, if one was going on, is over.
-    pub(super) fn database_answered(&self) {
+    pub(crate) fn database_answered(&self) {
         self.inner.outage.0.worked();
+    }
+
+    /// The server's own work `work` on the database (the lobby's sweep) failed with `e` and
+    /// is tried again: logged with the database's outage, once however many fail in it.
+    pub(crate) fn database_work_failed(&self, work: &str, e: &dyn std::fmt::Display) {
+        self.inner.outage.0.retried_work(work, e);
     }
 
     /// Runs `work` for a caller and counts its error, if it ends in one, logging it if it

@@ -12,7 +12,6 @@ use std::sync::Weak;
 use std::time::Duration;
 
 use super::{Inner, Lobby};
-use crate::ops::outage::Outage;
 use crate::players::lobby_notice::LobbyNotice;
 use crate::players::queue::SLOTS;
 use crate::players::{games, presence, queue, seeks};
@@ -30,7 +29,6 @@ pub(super) async fn run(lobby: Weak<Inner>) {
     };
     let mut every = tokio::time::interval(EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut outage = Outage::new("the lobby's sweep");
     loop {
         tokio::select! {
             _ = every.tick() => {}
@@ -39,9 +37,10 @@ pub(super) async fn run(lobby: Weak<Inner>) {
         let Some(inner) = lobby.upgrade() else {
             return;
         };
-        match (Lobby { inner }).sweep().await {
-            Ok(()) => outage.worked(None),
-            Err(e) => outage.failed(None, &e),
+        let lobby = Lobby { inner };
+        match lobby.sweep().await {
+            Ok(()) => lobby.hub().database_answered(),
+            Err(e) => lobby.hub().database_work_failed("the lobby's sweep", &e),
         }
     }
 }

@@ -106,6 +106,13 @@ impl SharedOutage {
         self.failed(e, |run| run.retried += 1);
     }
 
+    /// The server's own work `work`, not about one game (the lobby's sweep), failed with
+    /// `e` and will be tried again.
+    pub fn retried_work(&self, work: &str, e: &dyn Display) {
+        tracing::debug!("{work} failed, to be tried again: {e}");
+        self.failed(e, |run| run.retried += 1);
+    }
+
     fn failed(&self, e: &dyn Display, count: impl FnOnce(&mut Run)) {
         let mut run = self.run();
         let run = run.get_or_insert_with(|| {
