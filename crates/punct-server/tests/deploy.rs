@@ -154,8 +154,8 @@ async fn the_deployed_set_up_plays_through_its_balancer() {
     let (id, white, black) = friend_game(base(0), None).await;
     let mut watcher = connect(base(1), &id, None).await;
     let first = next_json(&mut watcher, 5).await.expect("the state");
-    let mut seq = first["seq"].as_u64().unwrap();
-    for i in 0..6 {
+    let first_seq = first["seq"].as_u64().unwrap();
+    for (i, seq) in (0..6).zip(first_seq..) {
         let token = if i % 2 == 0 { &white } else { &black };
         let position = state(base(i), &id).await["position"]
             .as_str()
@@ -167,7 +167,6 @@ async fn the_deployed_set_up_plays_through_its_balancer() {
         let heard = wait_for(&mut watcher, 10, |v| v["seq"].as_u64() > Some(seq)).await;
         assert_eq!(heard["seq"].as_u64(), Some(seq + 1), "{heard}");
         assert_eq!(heard["detail"]["move"], mv.as_str(), "{heard}");
-        seq += 1;
     }
     drop(proxy);
     drop(nodes);

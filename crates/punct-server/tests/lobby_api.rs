@@ -221,7 +221,7 @@ async fn a_seek_is_accepted_and_both_land_in_the_game(
     .await;
     heard(&mut lobby, "seek_added", |v| v["seek"]["id"] == id.as_str()).await;
     let (_, listed) = bo.get("/api/seeks").await;
-    assert_eq!(ids(&listed), [id.clone()], "{listed}");
+    assert_eq!(ids(&listed), std::slice::from_ref(&id), "{listed}");
 
     let (status, own) = ada
         .post(&format!("/api/seeks/{id}/accept"), json!({}))
@@ -278,7 +278,7 @@ async fn a_seek_is_accepted_and_both_land_in_the_game(
     let (_, listed) = bo.get("/api/seeks").await;
     assert_eq!(
         ids(&listed),
-        [second.clone()],
+        std::slice::from_ref(&second),
         "another tab is open: {listed}"
     );
     other_tab.close(None).await.ok();

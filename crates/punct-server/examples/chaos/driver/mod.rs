@@ -227,7 +227,7 @@ async fn disrupt(
                 tokio::task::block_in_place(|| pg.start_again())?;
                 ctx.stats().pg_restarts += 1;
             }
-            _ if !workers.is_empty() && turn % 3 == 0 => {
+            _ if !workers.is_empty() && turn.is_multiple_of(3) => {
                 let i = rng.random_range(0..workers.len());
                 workers[i].kill();
                 ctx.stats().worker_kills += 1;
