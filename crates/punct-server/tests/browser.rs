@@ -208,8 +208,9 @@ async fn against_the_computer(driver: &Driver, base: &str) {
             "const t = document.getElementById('game-error').textContent; return t.includes('TI9') && t;",
         )
         .await;
+    let reason = reason.as_str().unwrap();
     assert!(
-        reason.as_str().unwrap().to_lowercase().contains("illegal"),
+        reason.contains("TI9:0 is not allowed") && reason.contains("central hexagon"),
         "{reason}"
     );
 

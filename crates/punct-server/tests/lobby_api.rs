@@ -10,6 +10,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::browser::Browser;
 use common::pg_cluster::databases;
 use common::{ClockFile, Process, free_addr, pick_move, start_in_process};
 use futures_util::StreamExt;
@@ -18,72 +19,9 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-const PASSWORD: &str = "a long walk in the hills";
 const DAY: i64 = 86_400_000;
 
-/// A signed-in browser of the test's: its session cookie and CSRF token.
-struct Browser {
-    base: String,
-    session: Option<String>,
-    csrf: Option<String>,
-}
-
 impl Browser {
-    fn anonymous(base: &str) -> Browser {
-        Browser {
-            base: base.to_owned(),
-            session: None,
-            csrf: None,
-        }
-    }
-
-    async fn signed_up(base: &str, name: &str) -> Browser {
-        let mut b = Browser::anonymous(base);
-        let body = json!({ "username": name, "password": PASSWORD });
-        let (status, made) = b.send(Method::POST, "/api/account", Some(body)).await;
-        assert_eq!(status, 201, "{made}");
-        b
-    }
-
-    async fn send(&mut self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
-        let mut req = reqwest::Client::new()
-            .request(method, format!("{}{path}", self.base))
-            .header("origin", &self.base);
-        if let Some(s) = &self.session {
-            req = req.header("cookie", format!("punct_session={s}"));
-        }
-        if let Some(c) = &self.csrf {
-            req = req.header("x-csrf-token", c);
-        }
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let resp = req.send().await.expect("the server answers");
-        let status = resp.status().as_u16();
-        for c in resp.headers().get_all(reqwest::header::SET_COOKIE) {
-            let (pair, _) = c.to_str().unwrap().split_once(';').unwrap();
-            let (name, value) = pair.split_once('=').unwrap();
-            match name {
-                "punct_session" => self.session = Some(value.to_owned()),
-                "punct_csrf" => self.csrf = Some(value.to_owned()),
-                _ => {}
-            }
-        }
-        let text = resp.text().await.unwrap();
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> (u16, Value) {
-        self.send(Method::POST, path, Some(body)).await
-    }
-
-    async fn get(&mut self, path: &str) -> (u16, Value) {
-        self.send(Method::GET, path, None).await
-    }
-
     /// The lobby's WebSocket, as this browser (cookie, CSRF token in the query, Origin).
     async fn lobby(&self) -> common::Ws {
         let mut url = format!("{}/api/lobby/ws", self.base.replace("http://", "ws://"));

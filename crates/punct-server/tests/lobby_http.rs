@@ -7,74 +7,11 @@
 
 mod common;
 
+use common::browser::Browser;
 use common::pg_cluster::databases;
 use common::start_in_process;
 use punct_server::players::glicko2::{Rating, Score, rate_game};
-use reqwest::Method;
 use serde_json::{Value, json};
-
-const PASSWORD: &str = "a long walk in the hills";
-
-/// A signed-in browser of the test's: its session cookie and CSRF token.
-struct Browser {
-    base: String,
-    session: Option<String>,
-    csrf: Option<String>,
-}
-
-impl Browser {
-    async fn signed_up(base: &str, name: &str) -> Browser {
-        let mut b = Browser {
-            base: base.to_owned(),
-            session: None,
-            csrf: None,
-        };
-        let body = json!({ "username": name, "password": PASSWORD });
-        let (status, made) = b.send(Method::POST, "/api/account", Some(body)).await;
-        assert_eq!(status, 201, "{made}");
-        assert!(b.session.is_some() && b.csrf.is_some());
-        b
-    }
-
-    async fn send(&mut self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
-        let mut req = reqwest::Client::new()
-            .request(method, format!("{}{path}", self.base))
-            .header("origin", &self.base);
-        if let Some(s) = &self.session {
-            req = req.header("cookie", format!("punct_session={s}"));
-        }
-        if let Some(c) = &self.csrf {
-            req = req.header("x-csrf-token", c);
-        }
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let resp = req.send().await.expect("the server answers");
-        let status = resp.status().as_u16();
-        for c in resp.headers().get_all(reqwest::header::SET_COOKIE) {
-            let (pair, _) = c.to_str().unwrap().split_once(';').unwrap();
-            let (name, value) = pair.split_once('=').unwrap();
-            match name {
-                "punct_session" => self.session = Some(value.to_owned()),
-                "punct_csrf" => self.csrf = Some(value.to_owned()),
-                _ => {}
-            }
-        }
-        let text = resp.text().await.unwrap();
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> (u16, Value) {
-        self.send(Method::POST, path, Some(body)).await
-    }
-
-    async fn get(&mut self, path: &str) -> (u16, Value) {
-        self.send(Method::GET, path, None).await
-    }
-}
 
 /// The profile's rating in `name`.
 fn speed<'a>(profile: &'a Value, name: &str) -> &'a Value {

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // Each test file uses its own part of the helpers.
 
+pub mod browser;
 pub mod pg_cluster;
 pub mod players;
 
