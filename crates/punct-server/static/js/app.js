@@ -17,7 +17,7 @@ import { openHome, setUpHomePage } from "./pages/home.js";
 import { importText, setUpImportPage } from "./pages/import.js";
 import { openLearn, setUpLearnPage } from "./pages/learn.js";
 import { closeRules, loadRules } from "./pages/rules.js";
-import { openAccountPage, setUpAccounts } from "./account/pages.js";
+import { accountKnown, openAccountPage, setUpAccounts } from "./account/pages.js";
 import { closeLobby, openLobby, setUpChallengeButton } from "./pages/lobby.js";
 import { setUpLobbyAlerts } from "./lobby/alerts.js";
 import { setUpLobbyFeed } from "./lobby/feed.js";
@@ -64,7 +64,11 @@ function route() {
   if (next.page === "home") openHome();
   if (next.page === "learn") openLearn();
   if (next.page === "rules") loadRules();
-  if (next.page === "lobby") { document.title = t("lobby.title"); openLobby($("view-lobby")); }
+  // The lobby offers seeks and challenges only once it knows who is signed in.
+  if (next.page === "lobby") {
+    document.title = t("lobby.title");
+    accountKnown().then(() => { if (current === next) openLobby($("view-lobby")); });
+  }
   if (next.page === "missing") $("missing-path").textContent = next.path;
   if (!same) window.scrollTo(0, 0);
 }

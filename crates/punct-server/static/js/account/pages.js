@@ -21,6 +21,11 @@ export function setUpAccounts() {
   ready = loadAccount();
 }
 
+/** Resolves once it is known who is signed in (after `setUpAccounts`). */
+export function accountKnown() {
+  return Promise.resolve(ready);
+}
+
 /** Shows `route` if it is an account page (with `show`, the app's view switch); whether it was. */
 export function openAccountPage(route, show) {
   const open = { signup: openSignUp, signin: openSignIn, account: openAccount, players: openPlayers };
@@ -29,7 +34,7 @@ export function openAccountPage(route, show) {
   document.title = route.page === "profile" ? route.name : t(TITLES[route.page]);
   const box = $("view-account");
   // The account page needs to know who is signed in before it draws.
-  Promise.resolve(ready).then(() => {
+  accountKnown().then(() => {
     if (route.page === "profile") openProfile(box, route.name); else open[route.page](box);
   });
   return true;
