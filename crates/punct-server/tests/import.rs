@@ -152,7 +152,7 @@ async fn a_multi_game_file_and_an_archive_give_every_game_in_order() {
     }
     assert_eq!(
         v["skipped"],
-        json!([{ "game": 6, "file": "games/logo.png",
+        json!([{ "game": 6, "file": "games/logo.png", "code": "not_text",
                  "reason": "not text (UTF-8): expected a game record, an SGF file or a position" }])
     );
     // Windows names the type its own way.

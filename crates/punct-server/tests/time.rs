@@ -82,7 +82,7 @@ async fn a_timed_game_flags_when_the_time_is_moved_on_across_a_restart() {
     let after_ms = after["clock"]["black_ms"].as_i64().unwrap();
     assert!(
         (black_ms - 2_000..=black_ms + 1_300).contains(&after_ms),
-        "black had {black_ms} ms before the restart and {after_ms} ms after"
+        "black had {black_ms} ms before the restart and {after_ms} ms after: {before} then {after}"
     );
     assert_eq!(after["clock"]["running"], "black");
 

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::sync::oneshot;
 
@@ -66,24 +66,27 @@ pub(crate) enum Queued {
 /// When the writer records next that the server is alive. The heartbeat rides along with the
 /// first commit after it falls due, or is written alone when it falls due in a quiet moment:
 /// under load, writing it in every commit (a thousand a second) added a page to each.
+/// Counted in the server's time, so that a commit after its time moved on (the tests'
+/// controlled clock) carries the heartbeat at once.
 #[derive(Default)]
 struct Heartbeat {
-    /// When it was last written; `None` before the first time.
-    written: Option<Instant>,
+    /// When it was last written, in the server's time; `None` before the first time.
+    written_ms: Option<i64>,
 }
 
 impl Heartbeat {
-    /// How long until it falls due.
-    fn due_in(&self) -> Duration {
-        self.written
-            .map_or(Duration::ZERO, |t| HEARTBEAT.saturating_sub(t.elapsed()))
+    /// How long until it falls due at `now_ms`.
+    fn due_in(&self, now_ms: i64) -> Duration {
+        self.written_ms.map_or(Duration::ZERO, |t| {
+            HEARTBEAT.saturating_sub(Duration::from_millis((now_ms - t).max(0) as u64))
+        })
     }
 
-    /// Whether the next commit should carry it; if so, it counts as written.
-    fn take(&mut self) -> bool {
-        let due = self.due_in().is_zero();
+    /// Whether the next commit, at `now_ms`, should carry it; if so, it counts as written.
+    fn take(&mut self, now_ms: i64) -> bool {
+        let due = self.due_in(now_ms).is_zero();
         if due {
-            self.written = Some(Instant::now());
+            self.written_ms = Some(now_ms);
         }
         due
     }
@@ -197,7 +200,7 @@ pub(super) fn write_loop<F: Form>(
         {
             tracing::warn!("checkpoint failed: {e}");
         }
-        let batch = match rx.recv_timeout(heartbeat.due_in()) {
+        let batch = match rx.recv_timeout(heartbeat.due_in(time.now_ms())) {
             Ok(first) => {
                 // Under load (recent batches held more than one write on average), the batch
                 // gathers for a moment before it is committed, so that writes join it without
@@ -243,7 +246,10 @@ pub(super) fn write_loop<F: Form>(
             .collect();
         let commit = Commit {
             folds: &folds,
-            heartbeat: heartbeat.take().then(|| time.now_ms()),
+            heartbeat: {
+                let now = time.now_ms();
+                heartbeat.take(now).then_some(now)
+            },
             changes: &changes,
         };
         let result = db.commit(&commit, &mut jobs);
