@@ -21,9 +21,9 @@ use punct_engine::SearchResult;
 
 use review::{Eval, GameAnalysis, Review};
 
+use crate::error::refusal::Refusal;
 use crate::error::{Error, ErrorKind};
 use crate::games::Hub;
-use crate::wire::error::Refusal;
 
 /// Analyses of whole games that may run at once (each holds one search at a time).
 const MAX_JOBS: usize = 2;

@@ -7,11 +7,11 @@ use std::sync::atomic::Ordering;
 use super::Hub;
 use super::cell::RoomCell;
 use super::reads::Viewed;
+use crate::error::refusal::Refusal;
 use crate::error::{Error, ErrorKind};
 use crate::players::accounts::AccountId;
 use crate::room::new::{self, Creator, NewGame, random_hex};
 use crate::room::{Action, Audience, Change, Request, Room, Snapshot};
-use crate::wire::error::Refusal;
 
 /// Tries of a request whose change another server sharing the database made first.
 const CHANGED_ELSEWHERE_TRIES: usize = 3;

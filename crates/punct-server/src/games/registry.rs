@@ -10,9 +10,9 @@ use std::sync::{Arc, MutexGuard};
 use super::Hub;
 use super::cell::{Glance, RoomCell};
 use crate::error::Error;
+use crate::error::refusal::Refusal;
 use crate::ops::metrics::StorageOp;
 use crate::room::{Room, Stored};
-use crate::wire::error::Refusal;
 
 impl Hub {
     /// The live games by id. A panic elsewhere while it was held leaves the map as it was
@@ -69,7 +69,7 @@ impl Hub {
         let room = if valid { self.load(id).await? } else { None };
         let room = room.ok_or_else(|| {
             Error::refused(Refusal::NoGame {
-                id: crate::wire::error::cut(id).into_owned(),
+                id: crate::error::refusal::cut(id).into_owned(),
             })
         })?;
         if !room.is_live() {

@@ -13,11 +13,11 @@ use serde::Deserialize;
 use super::error::ApiError;
 use super::extract::parse;
 use crate::error::Error;
+use crate::error::why::Why;
 use crate::games::Hub;
 use crate::wire::analysis::Analysis;
 use crate::wire::error::Refusal;
 use crate::wire::legal::{LegalMoves, MoveChecked};
-use crate::wire::refusal::Why;
 use crate::wire::view::OutcomeView;
 
 #[derive(Deserialize)]

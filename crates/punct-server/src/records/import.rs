@@ -8,7 +8,7 @@ use std::io::{Cursor, Read};
 use punct_core::{Game, Position, Record, sgf};
 
 use crate::error::Error;
-use crate::wire::records::Skip;
+use crate::records::skip::Skip;
 
 /// The most games (read or not) one import gives; a larger archive is cut there, saying so.
 pub const MAX_GAMES: usize = 500;

@@ -34,9 +34,9 @@ pub use snapshot::{Ending, SeatShown, Snapshot};
 pub use stored::{Stored, Summary};
 
 use crate::error::Error;
+use crate::error::refusal::Refusal;
 use crate::players::accounts::AccountId;
 use crate::players::speed::{Speed, TimeControl};
-use crate::wire::error::Refusal;
 
 /// A game in the server.
 #[derive(Clone, Debug)]
@@ -380,8 +380,8 @@ impl Room {
                 }
                 let mv = Move::parse(text.trim()).map_err(|e| {
                     Error::refused(Refusal::MalformedMove {
-                        text: crate::wire::error::cut(text.trim()).into_owned(),
-                        problem: crate::wire::error::cut(&e.to_string()).into_owned(),
+                        text: crate::error::refusal::cut(text.trim()).into_owned(),
+                        problem: crate::error::refusal::cut(&e.to_string()).into_owned(),
                     })
                 })?;
                 self.play(mv, now)?;

@@ -7,8 +7,8 @@ use punct_core::{Colour, Game};
 
 use super::{Action, Change, Room};
 use crate::error::Error;
+use crate::error::refusal::Refusal;
 use crate::room::clock::Clock;
-use crate::wire::error::Refusal;
 
 /// What a request for a rematch leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]

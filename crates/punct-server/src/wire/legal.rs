@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use super::refusal::Why;
 use super::view::OutcomeView;
+use crate::error::why::Why;
 
 /// A position's legal moves, canonical.
 #[derive(Serialize)]

@@ -14,7 +14,6 @@ pub mod list;
 pub mod lobby;
 pub mod profile;
 pub mod records;
-pub mod refusal;
 pub mod replay;
 pub mod seat;
 pub mod server;

@@ -2,7 +2,10 @@
 //! can read. It knows nothing of HTTP; the web layer maps each kind to a status once
 //! ([`crate::http::error`]).
 
-use crate::wire::error::Refusal;
+pub mod refusal;
+pub mod why;
+
+use refusal::Refusal;
 
 /// What went wrong, as far as a caller must tell cases apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
