@@ -31,28 +31,6 @@ async fn node(addr: SocketAddr, db: &Path, name: &str, clock: &ClockFile) -> Pro
     .await
 }
 
-async fn state(base: &str, id: &str) -> Value {
-    let (status, v) = get(&format!("{base}/api/games/{id}"), None).await;
-    assert_eq!(status, 200, "{v}");
-    v
-}
-
-/// Waits (20 s at most) until game `id` on `base` satisfies `done`.
-async fn until(base: &str, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let started = Instant::now();
-    loop {
-        let v = state(base, id).await;
-        if done(&v) {
-            return v;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "{what}: not within 20 s; the game is {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 fn moves(v: &Value) -> usize {
     v["moves"].as_array().map_or(0, Vec::len)
 }
@@ -81,7 +59,7 @@ async fn three_nodes_are_one_site() {
     let mut seq = first["seq"].as_u64().unwrap();
     for i in 0..3 {
         let token = if i % 2 == 0 { &white } else { &black };
-        let position = state(&a, &id).await["position"]
+        let position = game_state(&a, &id).await["position"]
             .as_str()
             .unwrap()
             .to_owned();
@@ -101,7 +79,7 @@ async fn three_nodes_are_one_site() {
     for i in 3..12 {
         let base = bases[i % 3];
         let token = if i % 2 == 0 { &white } else { &black };
-        let position = state(base, &id).await["position"]
+        let position = game_state(base, &id).await["position"]
             .as_str()
             .unwrap()
             .to_owned();
@@ -117,7 +95,7 @@ async fn three_nodes_are_one_site() {
         assert_eq!(v["seq"].as_u64(), Some(seq), "{v}");
     }
     for base in bases {
-        until(base, &id, "every node at the last state", |v| {
+        game_until(base, &id, "every node at the last state", |v| {
             v["seq"].as_u64() == Some(seq)
         })
         .await;
@@ -131,17 +109,17 @@ async fn three_nodes_are_one_site() {
     )
     .await;
     for (i, base) in [&b, &c, &b].into_iter().enumerate() {
-        let now = state(base, &vs).await;
+        let now = game_state(base, &vs).await;
         let mv = pick_move(base, now["position"].as_str().unwrap(), i).await;
         let (status, v) = play_move(base, &vs, &human, &mv).await;
         assert_eq!(status, 200, "{v}");
         let plies = 2 * (i + 1);
-        let replied = until(&c, &vs, "the computer's reply", |v| moves(v) == plies).await;
+        let replied = game_until(&c, &vs, "the computer's reply", |v| moves(v) == plies).await;
         assert_eq!(replied["turn"], "white", "{replied}");
     }
-    let replied = state(&a, &vs).await;
+    let replied = game_state(&a, &vs).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let settled = state(&b, &vs).await;
+    let settled = game_state(&b, &vs).await;
     assert_eq!(moves(&settled), 6, "{settled}");
     assert_eq!(settled["seq"], replied["seq"], "no second reply: {settled}");
 
@@ -149,17 +127,21 @@ async fn three_nodes_are_one_site() {
     // Nobody answers until the lease runs out; then another node takes the game over and
     // the computer replies, its clock charged for its thinking but not for the takeover.
     nodes[0].kill();
-    let now = state(&b, &vs).await;
+    let now = game_state(&b, &vs).await;
     let before_ms = now["clock"]["black_ms"].as_i64().unwrap();
     let mv = pick_move(&b, now["position"].as_str().unwrap(), 9).await;
     let (status, v) = play_move(&b, &vs, &human, &mv).await;
     assert_eq!(status, 200, "{v}");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(moves(&state(&c, &vs).await), 7, "no owner, no reply yet");
+    assert_eq!(
+        moves(&game_state(&c, &vs).await),
+        7,
+        "no owner, no reply yet"
+    );
     let jump = 5 * LEASE_MS;
     clock.advance(jump);
     let taken = Instant::now();
-    let replied = until(&c, &vs, "the reply after the takeover", |v| moves(v) == 8).await;
+    let replied = game_until(&c, &vs, "the reply after the takeover", |v| moves(v) == 8).await;
     let takeover = taken.elapsed();
     assert!(takeover < Duration::from_secs(10), "took {takeover:?}");
     let after_ms = replied["clock"]["black_ms"].as_i64().unwrap();
@@ -169,11 +151,14 @@ async fn three_nodes_are_one_site() {
          takeover's {jump} ms were charged"
     );
     // The friend game lives on without its maker's node, on either of the others.
-    let position = state(&b, &id).await["position"]
+    let position = game_state(&b, &id).await["position"]
         .as_str()
         .unwrap()
         .to_owned();
-    let turn = state(&c, &id).await["turn"].as_str().unwrap().to_owned();
+    let turn = game_state(&c, &id).await["turn"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let token = if turn == "white" { &white } else { &black };
     let mv = pick_move(&c, &position, 3).await;
     let (status, v) = play_move(&c, &id, token, &mv).await;

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::pg_cluster::Cluster;
 use common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// HAProxy, if installed, in front of `nodes` on `front` with the repository's
 /// configuration.
@@ -50,28 +50,6 @@ fn balancer(front: SocketAddr, nodes: &[SocketAddr], dir: &Path) -> Option<Proce
         .spawn()
         .expect("haproxy starts");
     Some(Process(child))
-}
-
-async fn state(base: &str, id: &str) -> Value {
-    let (status, v) = get(&format!("{base}/api/games/{id}"), None).await;
-    assert_eq!(status, 200, "{v}");
-    v
-}
-
-/// Waits (20 s at most) until `done` holds of game `id` read through `base`.
-async fn until(base: &str, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let started = Instant::now();
-    loop {
-        let v = state(base, id).await;
-        if done(&v) {
-            return v;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "{what}: not within 20 s; the game is {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -139,12 +117,12 @@ async fn the_deployed_set_up_plays_through_its_balancer() {
     )
     .await;
     for i in 0..3 {
-        let now = state(base(i), &vs).await;
+        let now = game_state(base(i), &vs).await;
         let mv = pick_move(base(i), now["position"].as_str().unwrap(), i).await;
         let (status, v) = play_move(base(i + 1), &vs, &human, &mv).await;
         assert_eq!(status, 200, "{v}");
         let plies = 2 * (i + 1);
-        until(base(i + 2), &vs, "the computer's reply", |v| {
+        game_until(base(i + 2), &vs, "the computer's reply", |v| {
             v["moves"].as_array().map_or(0, Vec::len) == plies
         })
         .await;
@@ -157,7 +135,7 @@ async fn the_deployed_set_up_plays_through_its_balancer() {
     let first_seq = first["seq"].as_u64().unwrap();
     for (i, seq) in (0..6).zip(first_seq..) {
         let token = if i % 2 == 0 { &white } else { &black };
-        let position = state(base(i), &id).await["position"]
+        let position = game_state(base(i), &id).await["position"]
             .as_str()
             .unwrap()
             .to_owned();

@@ -353,3 +353,27 @@ pub async fn friend_game(base: &str, clock: Option<Value>) -> (String, String, S
     assert_eq!(v["colours"], json!(["black"]));
     (id, white, v["token"].as_str().unwrap().to_owned())
 }
+
+/// The state of game `id` read through `base`, which must answer 200.
+pub async fn game_state(base: &str, id: &str) -> Value {
+    let (status, v) = get(&format!("{base}/api/games/{id}"), None).await;
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
+/// Waits (20 s at most) until `done` holds of game `id` read through `base`; `what` names
+/// what is waited for.
+pub async fn game_until(base: &str, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let v = game_state(base, id).await;
+        if done(&v) {
+            return v;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{what}: not within 20 s; the game is {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
