@@ -579,8 +579,10 @@ pub enum AdminAction {
     Mute {
         /// The player's name.
         name: String,
-        /// How long, in hours.
-        #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=87_600))]
+        /// How long, in hours. A negative number is taken as the value, so that it is
+        /// refused as one, naming `--hours`.
+        #[arg(long, default_value_t = 24, allow_negative_numbers = true,
+              value_parser = clap::value_parser!(u32).range(1..=87_600))]
         hours: u32,
     },
     /// Let a muted player chat again.

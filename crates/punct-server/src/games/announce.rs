@@ -108,6 +108,7 @@ pub(super) async fn follow_notices(hub: Weak<Inner>) {
             }
             Ok(Notice::Lobby(_)) => continue,
             Ok(Notice::Job(_)) => continue,
+            Ok(Notice::Chat(_)) => continue,
             Ok(Notice::Missed) | Err(RecvError::Lagged(_)) => {
                 let mut cells: Vec<Arc<RoomCell>> = hub.rooms().values().cloned().collect();
                 cells.extend(hub.finished().all());

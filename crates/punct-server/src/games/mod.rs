@@ -14,6 +14,7 @@ mod actions;
 mod announce;
 mod apply;
 mod cell;
+mod chat;
 mod clocks;
 mod computer;
 mod detached;
@@ -26,6 +27,7 @@ mod players;
 mod reads;
 mod registry;
 mod rematch;
+mod watchers;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -40,8 +42,10 @@ use crate::store::{Store, WriteError};
 pub use actions::{Acted, Seated};
 pub use announce::{Announced, Announcement};
 pub use cell::RoomCell;
+pub use chat::{ChatEvent, ChatFollow, ChatHistory, HISTORY, Reader};
 pub use lease::Node;
 pub use reads::{Following, Viewed};
+pub use watchers::Watching;
 
 /// Wait before asking a busy engine pool, or a database that is not answering, again.
 const RETRY: Duration = Duration::from_millis(250);
@@ -69,6 +73,10 @@ struct Inner {
     /// This server as a node of several sharing the database (PostgreSQL); `None` with
     /// SQLite, where it owns every game.
     membership: Option<lease::Membership>,
+    /// The chat and the watchers of the games followed here.
+    talk: Arc<chat::Talk>,
+    /// This server's name in the counts of watchers (`watchers`).
+    talk_node: String,
 }
 
 impl Hub {
@@ -97,6 +105,7 @@ impl Hub {
         time: TimeSource,
         node: Node,
     ) -> anyhow::Result<Hub> {
+        let talk_node = node.id.clone();
         let membership = if store.is_shared() {
             let id = node.id.clone();
             let previous_alive_ms = store
@@ -121,6 +130,8 @@ impl Hub {
                 time,
                 outage: failures::DatabaseOutage::default(),
                 membership,
+                talk: Arc::default(),
+                talk_node,
             }),
         };
         let shared = hub.membership().is_some();
@@ -129,6 +140,8 @@ impl Hub {
             // missed.
             tokio::spawn(announce::follow_notices(Arc::downgrade(&hub.inner)));
         }
+        tokio::spawn(chat::follow(Arc::downgrade(&hub.inner)));
+        tokio::spawn(watchers::keep(Arc::downgrade(&hub.inner)));
         let now = hub.now();
         // Clocks that ran when the server stopped are charged up to its last sign of life.
         let alive = hub.inner.store.last_alive_ms().unwrap_or(0);

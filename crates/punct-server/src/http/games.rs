@@ -226,6 +226,7 @@ pub(super) struct SocketQuery {
 pub(super) async fn socket(
     State(hub): State<Hub>,
     viewer: Viewer,
+    client: super::auth::Client,
     Path(id): Path<String>,
     Query(q): Query<SocketQuery>,
     Extension(limits): Extension<WsLimits>,
@@ -236,5 +237,13 @@ pub(super) async fn socket(
     hub.room(&id).await.map_err(ApiError::from)?;
     let token = bearer(&headers).or(q.token);
     let account = viewer.account().cloned();
-    Ok(ws::upgrade(upgrade, hub, id, token, account, limits))
+    Ok(ws::upgrade(
+        upgrade,
+        hub,
+        id,
+        token,
+        account,
+        client.address,
+        limits,
+    ))
 }

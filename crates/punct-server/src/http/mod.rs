@@ -8,6 +8,7 @@ mod analysis;
 mod assets;
 pub mod auth;
 mod catalogue;
+mod chat;
 pub mod error;
 mod extract;
 mod games;
@@ -131,6 +132,8 @@ pub fn router(hub: Hub, config: &Config) -> Router {
             get(analysis::progress).post(analysis::request),
         )
         .route("/api/games/{id}/analysis/record", get(analysis::record))
+        .route("/api/games/{id}/chat", get(chat::read).post(chat::write))
+        .route("/api/games/{id}/chat/{message}/report", post(chat::report))
         .route("/g/{id}", get(pictures::game_page))
         .route("/g/{id}/image.png", get(pictures::game_png))
         .route("/g/{id}/game.gif", get(pictures::game_gif))
@@ -208,6 +211,11 @@ fn account_routes() -> Router<Hub> {
         .route("/api/players/{name}/history", get(profiles::history))
         .route("/api/players/{name}/games", get(profiles::games))
         .route("/api/leaderboard/{speed}", get(profiles::leaderboard))
+        .route("/api/account/blocks", get(account::blocks::list))
+        .route(
+            "/api/account/blocks/{name}",
+            post(account::blocks::block).delete(account::blocks::unblock),
+        )
 }
 
 /// The lobby's routes (API.md, "Lobby" and "Notifications"): seeks and challenges are made

@@ -45,7 +45,7 @@ pub(super) async fn follow(lobby: Weak<Inner>, mut notices: broadcast::Receiver<
                 Some(notice) => notice,
                 None => continue,
             },
-            Ok(Notice::Game(_) | Notice::Job(_)) => continue,
+            Ok(Notice::Game(_) | Notice::Job(_) | Notice::Chat(_)) => continue,
             Ok(Notice::Missed) | Err(RecvError::Lagged(_)) => {
                 let Some(inner) = lobby.upgrade() else {
                     return;

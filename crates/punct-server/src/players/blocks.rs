@@ -48,3 +48,19 @@ pub fn blocked_by(db: &mut dyn Sql, account: &AccountId) -> anyhow::Result<Vec<A
     .map(|r| Ok(AccountId(r.text("blocked")?)))
     .collect()
 }
+
+/// The names of the accounts `account` blocked, in the order blocked ("deleted" for one
+/// since deleted).
+pub fn blocked_names(db: &mut dyn Sql, account: &AccountId) -> anyhow::Result<Vec<String>> {
+    db.query(
+        "SELECT a.username FROM blocks b JOIN accounts a ON a.id = b.blocked
+         WHERE b.account = $1 ORDER BY b.created_ms, a.username_key",
+        &args![account.as_str()],
+    )?
+    .iter()
+    .map(|r| {
+        Ok(r.opt_text("username")?
+            .unwrap_or_else(|| "deleted".to_owned()))
+    })
+    .collect()
+}

@@ -1,13 +1,27 @@
 //! A game's chat (`chat_messages`): the players' and the watchers' apart, 140 characters a
 //! message, stored as the text typed (shown as text, never as markup). Reports
 //! (`reports`) keep a copy of the message reported, for the operator.
+//!
+//! [`write`] is the one door a message comes in by: it refuses closed and muted accounts,
+//! those who turned chat off, and senders over the rate limit, counted from the stored
+//! messages themselves, so that every server sharing the database counts the same.
 
-use super::accounts::AccountId;
+use super::accounts::{self, AccountId};
 use super::secrets::new_id;
 use crate::store::sql::{Row, Sql, args};
 
 /// The most characters of a message.
 pub const MAX_CHARS: usize = 140;
+
+/// The most messages one sender may write within [`RATE_WINDOW_MS`]: enough to talk, too
+/// few to flood.
+pub const RATE_COUNT: i64 = 5;
+
+/// The window of the rate limit.
+pub const RATE_WINDOW_MS: i64 = 10_000;
+
+/// The most characters of a report's reason.
+pub const MAX_REASON_CHARS: usize = 200;
 
 /// Whose chat a message is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +38,23 @@ impl Room {
         match self {
             Room::Players => "players",
             Room::Watchers => "watchers",
+        }
+    }
+
+    /// The room stored as `name`.
+    pub fn named(name: &str) -> Option<Room> {
+        [Room::Players, Room::Watchers]
+            .into_iter()
+            .find(|r| r.name() == name)
+    }
+
+    /// Whether someone may read this room: the players' chat is the players' alone; the
+    /// watchers' chat is the watchers', and the players' too once the game is over (as on
+    /// lichess, players never see it during the game).
+    pub fn readable(self, player: bool, live: bool) -> bool {
+        match self {
+            Room::Players => player,
+            Room::Watchers => !player || !live,
         }
     }
 }
@@ -66,10 +97,131 @@ pub struct Message {
     pub author: Option<AccountId>,
     /// The author's name ("deleted" once deleted; `None` for an anonymous player).
     pub author_name: Option<String>,
+    /// The seat (`white`, `black`) of a player who wrote it, signed in or not.
+    pub seat: Option<String>,
+    /// Its room.
+    pub room: Room,
     /// The text.
     pub body: String,
     /// When it was posted.
     pub at_ms: i64,
+}
+
+/// Who writes a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Writer {
+    /// Their account, if signed in.
+    pub account: Option<AccountId>,
+    /// The seat they hold (`white`, `black`), if they play the game.
+    pub seat: Option<String>,
+    /// What the rate limit counts them by: [`Writer::account_sender`], or for someone not
+    /// signed in their address's key.
+    pub sender: String,
+}
+
+impl Writer {
+    /// The rate limit's key of an account.
+    pub fn account_sender(account: &AccountId) -> String {
+        format!("account:{account}")
+    }
+}
+
+/// Why [`write`] refused a message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The text is not a message.
+    #[error(transparent)]
+    Message(#[from] MessageError),
+    /// The operator muted the account.
+    #[error("your account is muted: you may chat again in {} min", (.until_ms - .now_ms + 59_999) / 60_000)]
+    Muted {
+        /// Until when.
+        until_ms: i64,
+        /// The time of the refusal.
+        now_ms: i64,
+    },
+    /// The account is closed or deleted.
+    #[error("this account is closed")]
+    Closed,
+    /// A watcher not signed in.
+    #[error("sign in to write in the watchers' chat")]
+    SignIn,
+    /// The writer turned chat off in their settings.
+    #[error("you turned chat off in your settings")]
+    ChatOff,
+    /// Over the rate limit.
+    #[error("too many messages: wait {} s before the next", (.wait_ms + 999) / 1000)]
+    TooFast {
+        /// How long until the next is let through.
+        wait_ms: i64,
+    },
+}
+
+/// Writes `text` by `writer` in `room` of game `game`, unless it is refused.
+pub fn write(
+    db: &mut dyn Sql,
+    game: &str,
+    room: Room,
+    writer: &Writer,
+    text: &str,
+    now_ms: i64,
+) -> anyhow::Result<Result<Message, Refusal>> {
+    let body = match message(text) {
+        Ok(body) => body,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    let mut author_name = None;
+    if let Some(id) = &writer.account {
+        let Some(account) = accounts::by_id(db, id)?.filter(accounts::Account::is_open) else {
+            return Ok(Err(Refusal::Closed));
+        };
+        if let Some(until_ms) = account.muted_until_ms.filter(|&until| until > now_ms) {
+            return Ok(Err(Refusal::Muted { until_ms, now_ms }));
+        }
+        if !account.chat {
+            return Ok(Err(Refusal::ChatOff));
+        }
+        author_name = Some(account.shown_name().to_owned());
+    }
+    let recent = db.query(
+        "SELECT at_ms FROM chat_messages WHERE sender = $1 AND at_ms > $2
+         ORDER BY at_ms DESC LIMIT $3",
+        &args![writer.sender.as_str(), now_ms - RATE_WINDOW_MS, RATE_COUNT],
+    )?;
+    if recent.len() as i64 >= RATE_COUNT {
+        let oldest = recent
+            .last()
+            .map(|r| r.int("at_ms"))
+            .transpose()?
+            .unwrap_or(now_ms);
+        return Ok(Err(Refusal::TooFast {
+            wait_ms: (oldest + RATE_WINDOW_MS - now_ms).max(1),
+        }));
+    }
+    let id = new_id(now_ms)?;
+    db.execute(
+        "INSERT INTO chat_messages (id, game, room, author, body, at_ms, seat, sender)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        &args![
+            id.as_str(),
+            game,
+            room.name(),
+            writer.account.as_ref().map(AccountId::as_str),
+            body,
+            now_ms,
+            writer.seat.as_deref(),
+            writer.sender.as_str()
+        ],
+    )?;
+    Ok(Ok(Message {
+        id,
+        author: writer.account.clone(),
+        author_name,
+        seat: writer.seat.clone(),
+        room,
+        body: body.to_owned(),
+        at_ms: now_ms,
+    }))
 }
 
 /// Posts `text` by `author` in `room` of game `game`.
@@ -114,9 +266,23 @@ fn message_row(r: &Row) -> anyhow::Result<Message> {
         id: r.text("id")?,
         author,
         author_name,
+        seat: r.opt_text("seat")?,
+        room: Room::named(&r.text("room")?).unwrap_or(Room::Watchers),
         body: r.text("body")?,
         at_ms: r.int("at_ms")?,
     })
+}
+
+/// Message `id` of game `game`, if there is one.
+pub fn by_id(db: &mut dyn Sql, game: &str, id: &str) -> anyhow::Result<Option<Message>> {
+    db.query_opt(
+        "SELECT m.id, m.author, m.body, m.at_ms, m.room, m.seat, a.username
+         FROM chat_messages m LEFT JOIN accounts a ON a.id = m.author
+         WHERE m.id = $1 AND m.game = $2",
+        &args![id, game],
+    )?
+    .map(|r| message_row(&r))
+    .transpose()
 }
 
 /// The last `limit` messages of `room` in game `game`, oldest first.
@@ -128,7 +294,7 @@ pub fn recent(
 ) -> anyhow::Result<Vec<Message>> {
     let mut messages = db
         .query(
-            "SELECT m.id, m.author, m.body, m.at_ms, a.username
+            "SELECT m.id, m.author, m.body, m.at_ms, m.room, m.seat, a.username
              FROM chat_messages m LEFT JOIN accounts a ON a.id = m.author
              WHERE m.game = $1 AND m.room = $2 ORDER BY m.id DESC LIMIT $3",
             &args![game, room.name(), limit],

@@ -56,6 +56,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "analyses",
         sql: include_str!("migrations/0400_analyses.sql"),
     },
+    Migration {
+        version: 500,
+        name: "chat",
+        sql: include_str!("migrations/0500_chat.sql"),
+    },
 ];
 
 /// The key of PostgreSQL's advisory lock held while migrating and while the base tables are

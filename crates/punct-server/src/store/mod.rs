@@ -376,6 +376,7 @@ impl Store {
                 ),
                 Channel::Lobby => Notice::Lobby(payload),
                 Channel::Jobs => Notice::Job(payload),
+                Channel::Chat => Notice::Chat(payload),
             };
             let _ = self.notices.send(notice);
             return Ok(());

@@ -44,11 +44,14 @@ pub enum Channel {
     /// The engine's job queue (`super::engine_queue`): the payload is the id of a job
     /// queued (for the workers) or ended (for its node).
     Jobs,
+    /// The games' chat, watchers and blocks: the payload is the chat's own
+    /// (`games::chat`).
+    Chat,
 }
 
 impl Channel {
     /// Every channel, each listened to by every server.
-    pub const ALL: [Channel; 3] = [Channel::Games, Channel::Lobby, Channel::Jobs];
+    pub const ALL: [Channel; 4] = [Channel::Games, Channel::Lobby, Channel::Jobs, Channel::Chat];
 
     /// The channel's name in PostgreSQL.
     pub fn name(self) -> &'static str {
@@ -56,6 +59,7 @@ impl Channel {
             Channel::Games => "punct_games",
             Channel::Lobby => "punct_lobby",
             Channel::Jobs => "punct_jobs",
+            Channel::Chat => "punct_chat",
         }
     }
 
@@ -119,6 +123,8 @@ pub enum Notice {
     Lobby(String),
     /// An engine job was queued or ended: its id.
     Job(String),
+    /// A game's chat or watchers changed, or a block: the payload it was sent with.
+    Chat(String),
     /// Notifications may have been missed (the listening connection was made again, or the
     /// subscriber fell behind): read what you follow again from the store.
     Missed,
@@ -146,6 +152,9 @@ fn hand_out(to: &broadcast::Sender<Notice>, channel: &str, payload: &str) {
         }
         Some(Channel::Jobs) => {
             let _ = to.send(Notice::Job(payload.to_owned()));
+        }
+        Some(Channel::Chat) => {
+            let _ = to.send(Notice::Chat(payload.to_owned()));
         }
         None => {}
     }

@@ -8,7 +8,8 @@ use serde_json::Value;
 use crate::room::Request;
 
 /// A message from the client: `{"type":"hello","token":…}`, `{"type":"sync"}`,
-/// `{"type":"ping"}`, or `{"type":"action","action":…}` with the fields of a [`Request`].
+/// `{"type":"ping"}`, `{"type":"action","action":…}` with the fields of a [`Request`],
+/// `{"type":"chat_open"}` or `{"type":"chat","text":…}`.
 ///
 /// `sync` and `ping` are variants with no fields rather than unit variants, which serde lets
 /// ignore any fields they are sent.
@@ -26,6 +27,15 @@ pub enum ClientMessage {
     Ping {},
     /// Carry out an action for the connection's token.
     Action(Request),
+    /// Send the game's chat (the rooms this socket may read) and its count of watchers,
+    /// then every new message and change of the count.
+    ChatOpen {},
+    /// Write a message in the game's chat: the players' for a player, the watchers' for a
+    /// watcher.
+    Chat {
+        /// The text, 1 to 140 characters.
+        text: String,
+    },
 }
 
 /// Reads a client message straight into its type (a move is read for every move played);
@@ -46,7 +56,7 @@ fn refusal(text: &str) -> Result<(), String> {
     };
     let kind = fields.remove("type");
     match kind.as_ref().and_then(Value::as_str) {
-        Some(kind @ ("sync" | "ping")) => match fields.keys().next() {
+        Some(kind @ ("sync" | "ping" | "chat_open")) => match fields.keys().next() {
             Some(field) => Err(format!("a `{kind}` message has no field `{field}`")),
             None => Ok(()),
         },
@@ -59,11 +69,22 @@ fn refusal(text: &str) -> Result<(), String> {
             Some((field, _)) => Err(format!("a `hello` message has no field `{field}`")),
             None => Ok(()),
         },
+        Some("chat") => match fields
+            .iter()
+            .find(|(field, value)| field.as_str() != "text" || !value.is_string())
+        {
+            Some((field, _)) if field == "text" => {
+                Err("the `text` of a `chat` message must be a string".into())
+            }
+            Some((field, _)) => Err(format!("a `chat` message has no field `{field}`")),
+            None if !fields.contains_key("text") => Err("a `chat` message needs its `text`".into()),
+            None => Ok(()),
+        },
         Some("action") => serde_json::from_value::<Request>(Value::Object(fields))
             .map(drop)
             .map_err(|e| format!("bad action: {e}")),
         Some(other) => Err(format!(
-            "unknown message type `{other}`: expected hello, sync, ping or action"
+            "unknown message type `{other}`: expected hello, sync, ping, action, chat_open or chat"
         )),
         None => Err("a message needs a string `type`".into()),
     }
@@ -147,6 +168,26 @@ mod tests {
             refused(r#"{"type":"hello","seat":"white"}"#),
             "a `hello` message has no field `seat`"
         );
+        assert!(matches!(
+            parse_message(r#"{"type":"chat","text":"gg"}"#),
+            Ok(ClientMessage::Chat { text }) if text == "gg"
+        ));
+        assert!(matches!(
+            parse_message(r#"{"type":"chat_open"}"#),
+            Ok(ClientMessage::ChatOpen {})
+        ));
+        assert_eq!(
+            refused(r#"{"type":"chat"}"#),
+            "a `chat` message needs its `text`"
+        );
+        assert_eq!(
+            refused(r#"{"type":"chat","text":3}"#),
+            "the `text` of a `chat` message must be a string"
+        );
+        assert_eq!(
+            refused(r#"{"type":"chat","text":"a","room":"players"}"#),
+            "a `chat` message has no field `room`"
+        );
     }
 
     proptest! {
@@ -156,7 +197,7 @@ mod tests {
         #[test]
         fn both_readings_agree(text in prop_oneof![
             ".*",
-            r#"\{"type":"(sync|ping|action|hello|x)"(,"action":"(move|resign|offer_draw|takeback|fly)")?(,"move":("[A-Z0-9:-]{0,8}"|null))?(,"token":("[a-f0-9]{0,4}"|null|7))?(,"extra":1)?\}"#,
+            r#"\{"type":"(sync|ping|action|hello|chat|chat_open|x)"(,"action":"(move|resign|offer_draw|takeback|fly)")?(,"move":("[A-Z0-9:-]{0,8}"|null))?(,"token":("[a-f0-9]{0,4}"|null|7))?(,"text":("[a-z<>]{0,4}"|null|7))?(,"extra":1)?\}"#,
         ]) {
             let typed = parse_message(&text);
             prop_assert_eq!(typed.is_ok(), refusal(&text).is_ok(), "{}", text);
@@ -165,7 +206,8 @@ mod tests {
                     let value: Value = serde_json::from_str(&text).unwrap();
                     let fields = match msg {
                         ClientMessage::Hello { .. } => 1 + usize::from(value.get("token").is_some()),
-                        ClientMessage::Sync {} | ClientMessage::Ping {} => 1,
+                        ClientMessage::Sync {} | ClientMessage::Ping {} | ClientMessage::ChatOpen {} => 1,
+                        ClientMessage::Chat { .. } => 2,
                         ClientMessage::Action(Request { action: Action::Move { .. }, .. }) => 3,
                         ClientMessage::Action(_) => 2,
                     };

@@ -6,6 +6,7 @@
 
 pub mod account;
 pub mod analysis;
+pub mod chat;
 pub mod client;
 pub mod error;
 pub mod health;

@@ -9,6 +9,7 @@ use axum::extract::ws::Utf8Bytes;
 use punct_core::Move;
 use serde::{Serialize, Serializer};
 
+use super::chat::{ChatLine, ChatPage};
 use super::error::ErrorBody;
 use super::view::GameState;
 use crate::games::{Announced, Announcement};
@@ -50,6 +51,27 @@ pub enum ServerMessage<'a> {
     Error(ErrorBody<'a>),
     /// The answer to a ping.
     Pong,
+    /// The chat the socket may see, sent when it opens the chat (`chat_open`): it replaces
+    /// what the client holds.
+    ChatHistory(ChatPage<'a>),
+    /// A new message in a room the socket may see.
+    Chat {
+        /// The message.
+        message: ChatLine<'a>,
+    },
+    /// How many watch the game now, on every server (to sockets that opened the chat).
+    Watching {
+        /// The number of sockets watching.
+        count: i64,
+    },
+    /// A message sent on the socket was written.
+    ChatSent {
+        /// Its id.
+        id: &'a str,
+    },
+    /// A message sent on the socket was refused (apart from `error`, which answers the
+    /// socket's actions).
+    ChatRefused(ErrorBody<'a>),
 }
 
 /// What an event adds to its name.
@@ -130,8 +152,16 @@ impl<'a> ServerMessage<'a> {
     /// The message as JSON text.
     pub fn text(&self) -> Utf8Bytes {
         let capacity = match self {
-            ServerMessage::State { .. } | ServerMessage::Event { .. } => STATE_CAPACITY,
-            ServerMessage::Ok { .. } | ServerMessage::Error(_) | ServerMessage::Pong => 128,
+            ServerMessage::State { .. }
+            | ServerMessage::Event { .. }
+            | ServerMessage::ChatHistory(_) => STATE_CAPACITY,
+            ServerMessage::Ok { .. }
+            | ServerMessage::Error(_)
+            | ServerMessage::Pong
+            | ServerMessage::Chat { .. }
+            | ServerMessage::Watching { .. }
+            | ServerMessage::ChatSent { .. }
+            | ServerMessage::ChatRefused(_) => 128,
         };
         let mut out = Vec::with_capacity(capacity);
         // Writing into a Vec cannot fail, and no message holds what serde could refuse (a

@@ -21,6 +21,7 @@ mod close;
 pub(crate) mod lobby;
 mod session;
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -33,7 +34,7 @@ use crate::games::Hub;
 use crate::players::accounts::AccountId;
 use crate::wire::client::{ClientMessage, parse_message};
 use close::{close, refuse};
-use session::{Outgoing, Session};
+use session::{Next, Outgoing, Session};
 
 /// What one socket may send and how long it may keep quiet (from [`crate::Config`]).
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +57,7 @@ pub(crate) fn upgrade(
     id: String,
     token: Option<String>,
     account: Option<AccountId>,
+    address: Option<IpAddr>,
     limits: WsLimits,
 ) -> Response {
     // Clients send only short JSON messages: small buffers keep thousands of sockets cheap
@@ -67,7 +69,7 @@ pub(crate) fn upgrade(
         .write_buffer_size(16 * 1024)
         .max_message_size(limits.max_message)
         .max_frame_size(limits.max_message)
-        .on_upgrade(move |socket| run(socket, hub, id, token, account, limits))
+        .on_upgrade(move |socket| run(socket, hub, id, token, account, address, limits))
         .into_response()
 }
 
@@ -113,6 +115,7 @@ async fn run(
     id: String,
     token: Option<String>,
     account: Option<AccountId>,
+    address: Option<IpAddr>,
     limits: WsLimits,
 ) {
     let _open = hub.metrics().socket_opened();
@@ -120,7 +123,7 @@ async fn run(
     let named = token.is_some() || account.is_some();
     // Followed at once, as a watcher if no token came with the request, so that no event
     // is missed while a `hello` is waited for.
-    let Ok((mut session, mut state)) = Session::open(hub, id, token, account).await else {
+    let Ok((mut session, mut state)) = Session::open(hub, id, token, account, address).await else {
         return;
     };
     let mut first = None;
@@ -152,14 +155,20 @@ async fn run(
         // move, its own broadcast), and writes them all at once: one system call instead
         // of one per message.
         let first = tokio::select! {
-            got = session.next(), if session.live => match session.outgoing(got).await {
-                Outgoing::Send(text) => text,
-                Outgoing::Skip => continue,
-                Outgoing::Closed => {
-                    session.live = false;
-                    continue;
-                }
-                Outgoing::Stop => return,
+            got = session.next() => match got {
+                Next::Game(got) => match session.outgoing(got).await {
+                    Outgoing::Send(text) => text,
+                    Outgoing::Skip => continue,
+                    Outgoing::Closed => {
+                        session.live = false;
+                        continue;
+                    }
+                    Outgoing::Stop => return,
+                },
+                Next::Chat(event) => match session.chat_outgoing(event).await {
+                    Some(text) => text,
+                    None => continue,
+                },
             },
             incoming = socket.recv() => {
                 heard = Instant::now();

@@ -1,6 +1,7 @@
 //! A socket's place in its game: the seat it speaks for, the announcements it follows, and
 //! its answers to what its client sends.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, Utf8Bytes};
@@ -8,9 +9,13 @@ use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::Error;
-use crate::games::{Announced, Announcement, Following, Hub, RoomCell, Viewed};
+use crate::games::{
+    Announced, Announcement, ChatEvent, ChatFollow, Following, Hub, Reader, RoomCell, Viewed,
+    Watching,
+};
 use crate::players::accounts::AccountId;
 use crate::room::Audience;
+use crate::wire::chat::{ChatLine, ChatPage, refusal_status};
 use crate::wire::client::{ClientMessage, parse_message};
 use crate::wire::error::{ErrorBody, body_of};
 use crate::wire::server::{ServerMessage, announced_text};
@@ -32,6 +37,24 @@ pub(super) struct Session {
     /// Once a game's channel closes the socket stays open for pings and syncs, so that
     /// pages do not reconnect again and again.
     pub(super) live: bool,
+    /// The client's address (what an anonymous player's chat is rate-limited by).
+    address: Option<IpAddr>,
+    /// Whether the game was being played in the last state sent.
+    game_live: bool,
+    /// Counts the socket among the game's watchers while it is one.
+    watching: Option<Watching>,
+    /// The game's chat, once the client opened it.
+    chat: Option<ChatFollow>,
+    /// Whose messages the socket's account blocked.
+    blocked: Vec<AccountId>,
+}
+
+/// What came next for a socket.
+pub(super) enum Next {
+    /// An announcement of the game.
+    Game(Result<Arc<Announcement>, RecvError>),
+    /// An event of the game's chat.
+    Chat(Result<Arc<ChatEvent>, RecvError>),
 }
 
 /// What an announcement becomes on one socket.
@@ -56,6 +79,11 @@ fn error_text(status: u16, reason: &str) -> Utf8Bytes {
     ServerMessage::Error(ErrorBody::new(status, reason)).text()
 }
 
+/// The `chat_refused` message for a refusal with `status` and `reason`.
+fn chat_refused(status: u16, reason: &str) -> Utf8Bytes {
+    ServerMessage::ChatRefused(ErrorBody::new(status, reason)).text()
+}
+
 impl Session {
     /// Follows game `id` for `token`; returns the session and its first state message.
     pub(super) async fn open(
@@ -63,6 +91,7 @@ impl Session {
         id: String,
         token: Option<String>,
         account: Option<AccountId>,
+        address: Option<IpAddr>,
     ) -> Result<(Session, Utf8Bytes), Error> {
         let Following {
             state,
@@ -71,7 +100,7 @@ impl Session {
         } = hub
             .subscribe(&id, token.as_deref(), account.as_ref())
             .await?;
-        let session = Session {
+        let mut session = Session {
             hub,
             id,
             token,
@@ -81,7 +110,13 @@ impl Session {
             seen: state.snapshot.seq,
             _cell: cell,
             live: true,
+            address,
+            game_live: state.snapshot.is_live(),
+            watching: None,
+            chat: None,
+            blocked: Vec::new(),
         };
+        session.count_as_watcher();
         Ok((session, state_text(&state)))
     }
 
@@ -102,7 +137,18 @@ impl Session {
         self.seen = state.snapshot.seq;
         self._cell = cell;
         self.live = true;
+        self.game_live = state.snapshot.is_live();
+        self.count_as_watcher();
         Ok(state_text(&state))
+    }
+
+    /// Counts the socket among the game's watchers if it is one, else not.
+    fn count_as_watcher(&mut self) {
+        match (self.audience.holds_a_seat(), &self.watching) {
+            (false, None) => self.watching = Some(self.hub.watch(&self.id)),
+            (true, Some(_)) => self.watching = None,
+            _ => {}
+        }
     }
 
     /// The next announcement, if one is waiting now.
@@ -116,9 +162,32 @@ impl Session {
         }
     }
 
-    /// The next announcement, waiting for it.
-    pub(super) async fn next(&mut self) -> Result<Arc<Announcement>, RecvError> {
-        self.announcements.recv().await
+    /// The next announcement (while the game's channel is open) or event of the chat (once
+    /// opened), waiting for it.
+    pub(super) async fn next(&mut self) -> Next {
+        let Session {
+            announcements,
+            chat,
+            live,
+            ..
+        } = self;
+        let game = async {
+            if *live {
+                announcements.recv().await
+            } else {
+                std::future::pending().await
+            }
+        };
+        let chat = async {
+            match chat {
+                Some(chat) => chat.events.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            got = game => Next::Game(got),
+            got = chat => Next::Chat(got),
+        }
     }
 
     /// What `announcement` becomes on this socket.
@@ -133,6 +202,7 @@ impl Session {
             Ok(a) if a.what != Announced::ReadBack && a.snapshot.seq <= self.seen => Outgoing::Skip,
             Ok(a) => {
                 self.seen = a.snapshot.seq;
+                self.game_live = a.snapshot.is_live();
                 Outgoing::Send(announced_text(&a, self.audience))
             }
             // A client that fell too far behind gets the whole state instead, and follows
@@ -167,6 +237,13 @@ impl Session {
             ClientMessage::Ping {} => return ServerMessage::Pong.text(),
             ClientMessage::Hello { token } => self.hello(token).await,
             ClientMessage::Sync {} => self.sync().await,
+            ClientMessage::ChatOpen {} => {
+                return self
+                    .open_chat()
+                    .await
+                    .unwrap_or_else(|e| ServerMessage::ChatRefused(body_of(&e)).text());
+            }
+            ClientMessage::Chat { text } => return self.write_chat(&text).await,
             ClientMessage::Action(request) => self
                 .hub
                 .act(
@@ -180,6 +257,96 @@ impl Session {
                 .map(|acted| ServerMessage::Ok { seq: acted.seq }.text()),
         };
         answer.unwrap_or_else(|e| ServerMessage::Error(body_of(&e)).text())
+    }
+
+    /// Opens the game's chat on this socket: the `chat_history` it may see, then its events.
+    async fn open_chat(&mut self) -> Result<Utf8Bytes, Error> {
+        if let Some(account) = &self.account
+            && self.hub.chat_off(account).await?
+        {
+            self.chat = None;
+            return Ok(chat_refused(403, "you turned chat off in your settings"));
+        }
+        // Followed before the history is read, so that nothing falls between them (a message
+        // in both is the same id, which the client keeps once).
+        let follow = self.hub.follow_chat(&self.id);
+        self.blocked = match &self.account {
+            Some(account) => self.hub.blocked_by(account).await?,
+            None => Vec::new(),
+        };
+        let reader = Reader {
+            account: self.account.clone(),
+            player: self.audience.holds_a_seat(),
+        };
+        let history = self
+            .hub
+            .chat_history(&self.id, &reader, self.game_live)
+            .await?;
+        let watching = self.hub.watchers(&self.id).await?;
+        self.chat = Some(follow);
+        Ok(ServerMessage::ChatHistory(ChatPage::of(&history, watching)).text())
+    }
+
+    /// Writes `text` in the game's chat for this socket.
+    async fn write_chat(&mut self, text: &str) -> Utf8Bytes {
+        let written = self
+            .hub
+            .write_chat(
+                &self.id,
+                self.audience,
+                self.account.as_ref(),
+                self.address,
+                text,
+            )
+            .await;
+        match written {
+            Ok(Ok(message)) => ServerMessage::ChatSent { id: &message.id }.text(),
+            Ok(Err(refusal)) => chat_refused(refusal_status(&refusal), &refusal.to_string()),
+            Err(e) => ServerMessage::ChatRefused(body_of(&e)).text(),
+        }
+    }
+
+    /// What an event of the chat becomes on this socket, if anything: a message in a room it
+    /// may not read, or by someone its account blocked, is not sent.
+    pub(super) async fn chat_outgoing(
+        &mut self,
+        event: Result<Arc<ChatEvent>, RecvError>,
+    ) -> Option<Utf8Bytes> {
+        let event = match event {
+            Ok(event) => event,
+            // Behind: the whole chat again.
+            Err(RecvError::Lagged(_)) => return self.open_chat().await.ok(),
+            Err(RecvError::Closed) => {
+                self.chat = None;
+                return None;
+            }
+        };
+        match &*event {
+            ChatEvent::Line(message) => {
+                let readable = message
+                    .room
+                    .readable(self.audience.holds_a_seat(), self.game_live);
+                let blocked = message
+                    .author
+                    .as_ref()
+                    .is_some_and(|a| self.blocked.contains(a));
+                (readable && !blocked).then(|| {
+                    ServerMessage::Chat {
+                        message: ChatLine::of(message),
+                    }
+                    .text()
+                })
+            }
+            ChatEvent::Watchers(count) => Some(ServerMessage::Watching { count: *count }.text()),
+            ChatEvent::Blocks(account) => {
+                if self.account.as_ref() == Some(account)
+                    && let Ok(blocked) = self.hub.blocked_by(account).await
+                {
+                    self.blocked = blocked;
+                }
+                None
+            }
+        }
     }
 
     /// The state again, as the socket sees it.

@@ -21,6 +21,7 @@ import { accountKnown, openAccountPage, setUpAccounts } from "./account/pages.js
 import { closeLobby, openLobby, setUpChallengeButton } from "./pages/lobby.js";
 import { setUpLobbyAlerts } from "./lobby/alerts.js";
 import { setUpLobbyFeed } from "./lobby/feed.js";
+import { setUpBlocks } from "./account/blocks.js";
 
 /** Each page's title, as a catalogue key (the home page's is the game's name alone). */
 const TITLES = { games: "common.title.games", learn: "common.title.learn", rules: "common.title.rules", import: "common.title.import", analysis: "common.title.analysis", missing: "common.title.missing" };
@@ -114,6 +115,7 @@ setUpAccounts();
 setUpChallengeButton();
 setUpLobbyFeed();
 setUpLobbyAlerts();
+setUpBlocks();
 // Said plainly while the server does not answer; the browser's own word that it is offline
 // counts too (it comes back with the next answer).
 onServerChange((answering) => { $("offline-note").hidden = answering; });

@@ -16,10 +16,11 @@ export class GameSocket {
    * `url`: the socket's address; `token`: the seat's token (none to watch);
    * `onState(state, full)`: a new state (`full` when it replaces everything, not one event);
    * `onConnection(connected)`: the connection was lost or is back.
+   * `onOther(message)`: any other message (the chat's: game/chat.js).
    * `WebSocketImpl`, `timers` and `random` are the browser's unless given (for tests).
    */
-  constructor({ url, token, onState, onConnection, WebSocketImpl = globalThis.WebSocket, timers = globalThis, random = Math.random }) {
-    Object.assign(this, { url, token, onState, onConnection, WebSocketImpl, timers, random });
+  constructor({ url, token, onState, onConnection, onOther = () => {}, WebSocketImpl = globalThis.WebSocket, timers = globalThis, random = Math.random }) {
+    Object.assign(this, { url, token, onState, onConnection, onOther, WebSocketImpl, timers, random });
     this.ws = null;
     this.seq = -1;
     this.retries = 0;
@@ -128,6 +129,8 @@ export class GameSocket {
     } else if (msg.type === "error") {
       const text = refusedText(msg) || "";
       this.settle(false, new ApiError(text.charAt(0).toUpperCase() + text.slice(1), msg.status));
+    } else {
+      this.onOther(msg);
     }
   }
 

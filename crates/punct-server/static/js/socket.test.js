@@ -106,3 +106,22 @@ test("a socket that never opens says so once, then keeps trying, backing off", (
   assert.equal(h.sockets.length, 3);
   assert.deepEqual(h.connection, [false]);
 });
+
+test("the chat's messages go to onOther and never settle an action", async () => {
+  const h = harness();
+  const other = [];
+  h.socket.onOther = (m) => other.push(m.type);
+  h.socket.start();
+  h.sockets[0].open();
+  h.sockets[0].deliver(state(2));
+  let settled = 0;
+  h.socket.act({ action: "resign" }).then(() => settled++);
+  h.sockets[0].deliver({ type: "chat_refused", error: "the message is empty", status: 400 });
+  h.sockets[0].deliver({ type: "watching", count: 3 });
+  await Promise.resolve();
+  assert.equal(settled, 0);
+  assert.deepEqual(other, ["chat_refused", "watching"]);
+  h.sockets[0].deliver({ type: "ok", seq: 3 });
+  await Promise.resolve();
+  assert.equal(settled, 1);
+});

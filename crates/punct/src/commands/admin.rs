@@ -12,6 +12,15 @@ use punct_server::store::Store;
 
 use crate::cli::{AdminAction, AdminArgs};
 
+/// The name account `id` is shown by ("-" for none, as for a player not signed in).
+async fn shown(store: &Store, id: Option<&accounts::AccountId>) -> anyhow::Result<String> {
+    let Some(id) = id.cloned() else {
+        return Ok("-".to_owned());
+    };
+    let found = store.query(move |db| accounts::by_id(db, &id)).await?;
+    Ok(found.map_or_else(|| "-".to_owned(), |a| a.shown_name().to_owned()))
+}
+
 /// The account named `name`, or an error naming it.
 async fn named(store: &Store, name: &str) -> anyhow::Result<Account> {
     let key = username::key(name);
@@ -38,14 +47,11 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
                     println!("no open reports");
                 }
                 for r in reports {
-                    let reported = r.reported.as_ref().map_or("-", |a| a.as_str());
+                    let reporter = shown(&store, Some(&r.reporter)).await?;
+                    let reported = shown(&store, r.reported.as_ref()).await?;
                     println!(
-                        "{}\t{}\t{}\t{}\t{:?}",
-                        r.id,
-                        r.reporter.as_str(),
-                        reported,
-                        r.reason,
-                        r.body
+                        "{}\t{reporter}\t{reported}\t{:?}\t{:?}",
+                        r.id, r.reason, r.body
                     );
                 }
             }

@@ -1,8 +1,9 @@
 //! The signed-in account's own routes (API.md, "Accounts"): who am I, the password, the
 //! account's deletion ([`profile`]), its personal API tokens ([`tokens`]), the export of its
 //! data ([`export`]) the games played here before signing in ([`claim`]) and the
-//! site's settings kept with it ([`settings`]).
+//! site's settings kept with it ([`settings`]); whom it blocked ([`blocks`]).
 
+pub(super) mod blocks;
 pub(super) mod claim;
 pub(super) mod export;
 pub(super) mod profile;

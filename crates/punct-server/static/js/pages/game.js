@@ -22,6 +22,8 @@ import { renderReserve } from "../game/reserve.js";
 import { LocalGame, isLocal, loadLocalGame } from "../game/local.js";
 import { follow } from "../game/replay.js";
 import { followRematch, renderRematch } from "../game/rematch.js";
+import { createChat } from "../game/chat.js";
+import { currentAccount } from "../account/session.js";
 import { setUpSounds, soundOnClock, soundOnState } from "../game/sounds.js";
 import { showShare } from "../game/share.js";
 import { downloadRecord, playOn } from "./import.js";
@@ -187,9 +189,31 @@ export function closeGame() {
   if (board) board.set({ position: null, legal: null });
   $("conn").hidden = true;
   $("local-note").hidden = true;
+  if (chat) chat.clear(); else $("chat").hidden = true;
   $("export-box").hidden = true;
   $("stack-info").textContent = "";
   say("");
+}
+
+let chat = null;
+/** The game's chat panel (game/chat.js), made once. */
+function chatPanel() {
+  const game = () => encodeURIComponent(g.id);
+  chat ??= createChat({
+    box: $("chat"),
+    send: (m) => { if (g.socket instanceof GameSocket) g.socket.send(m); },
+    block: (name) => api("POST", `/api/account/blocks/${encodeURIComponent(name)}`),
+    report: (m, reason) => api("POST", `/api/games/${game()}/chat/${encodeURIComponent(m.id)}/report`, { body: { reason } }),
+    me: () => currentAccount()?.username ?? null,
+    player: () => !!(g.state && g.state.you.length),
+    // Signed in, the choice is the account's (the server heeds it); else this browser's.
+    setOn: async (on) => {
+      if (currentAccount()) await api("PUT", "/api/account/settings", { body: { chat: on } });
+      else localStorage.setItem("punct.chat", on ? "on" : "off");
+    },
+    keptOff: () => !currentAccount() && localStorage.getItem("punct.chat") === "off",
+  });
+  return chat;
 }
 
 function connect() {
@@ -198,7 +222,8 @@ function connect() {
     url: withCsrf(`${proto}://${location.host}/api/games/${encodeURIComponent(g.id)}/ws`),
     token: g.token,
     onState: (state, full) => applyState(state, full),
-    onConnection: (connected) => { $("conn").hidden = connected; },
+    onConnection: (connected) => { $("conn").hidden = connected; if (connected) chatPanel().connected(); },
+    onOther: (m) => chatPanel().receive(m),
   });
   g.socket.start();
 }
@@ -216,6 +241,8 @@ function applyState(state, full) {
   render();
   refreshLegal();
   soundOnState(prev, state);
+  // Over, the game's watchers' chat opens to its players too.
+  if (chat && prev && prev.id === state.id && !prev.outcome && state.outcome && state.you.length) chat.connected();
   if (followRematch(prev, state)) render();
 }
 
