@@ -19,11 +19,21 @@
 //!
 //! The generator looks at its sockets every 100 µs rather than sleeping until one is ready
 //! (see [`POLL_EVERY`]); `LOAD_POLL_US=0` makes it sleep in epoll as an ordinary client does.
+//!
+//! `LOAD_SIGNINS=20` signs accounts in beside the games, 20 a second (each sent on time
+//! whether or not the last was answered, as many people would), or with `max` as many as
+//! the server grants, two at a time: it reports the sign-ins granted per second, their
+//! answer times and any refusal. The server checks passwords on a quarter of the cores, at
+//! least one: on 2 cores, sign-ins per second on one core. Run it with and without them to
+//! compare the moves' latency.
 
-use std::process::{Child, Command};
+#[path = "common/process.rs"]
+mod process;
+
 use std::time::{Duration, Instant};
 
 use futures_util::{FutureExt, SinkExt, StreamExt};
+use process::{Server, cpu_seconds, quantile};
 use punct_core::Move;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -33,37 +43,6 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_conf
 // The same allocator as the server: the load generator shares the machine's two cores with it.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.0.kill().ok();
-        self.0.wait().ok();
-    }
-}
-
-/// CPU seconds (user + system) used so far by process `pid`.
-fn cpu_seconds(pid: &str) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // Fields after the command name (which ends with ')'): utime and stime are 14 and 15.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = fields.get(11..13).map_or(0.0, |f| {
-        f.iter().filter_map(|x| x.parse::<f64>().ok()).sum()
-    });
-    ticks / 100.0
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
 
 async fn post(client: &reqwest::Client, url: String, body: Value) -> Value {
     client
@@ -316,6 +295,141 @@ async fn engine_slot(base: String, ws_base: String, seed: u64, deadline: Instant
     answered
 }
 
+/// Sign-ins beside the games (`LOAD_SIGNINS`).
+#[derive(Clone, Copy)]
+enum SignIns {
+    /// This many a second, each sent on time.
+    Rate(f64),
+    /// As many as the server grants, two at a time.
+    Max,
+}
+
+impl SignIns {
+    /// `LOAD_SIGNINS`, if set.
+    fn from_env() -> Option<SignIns> {
+        let v = std::env::var("LOAD_SIGNINS").ok()?;
+        Some(if v == "max" {
+            SignIns::Max
+        } else {
+            SignIns::Rate(
+                v.parse()
+                    .expect("LOAD_SIGNINS is a number a second, or max"),
+            )
+        })
+    }
+}
+
+/// The accounts the sign-ins are for, made before the clock starts.
+const SIGNERS: usize = 8;
+
+/// Their password.
+const PASSWORD: &str = "a long walk in the hills";
+
+/// Makes the [`SIGNERS`] accounts: their names.
+async fn sign_up_signers(client: &reqwest::Client, base: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for i in 0..SIGNERS {
+        let name = format!("signer_{i}");
+        let made = client
+            .post(format!("{base}/api/account"))
+            .json(&json!({ "username": name, "password": PASSWORD }))
+            .send()
+            .await
+            .expect("server answers");
+        assert_eq!(made.status().as_u16(), 201, "signing up {name}");
+        names.push(name);
+    }
+    names
+}
+
+/// One sign-in as `name`: its answer's status and the time it took (µs).
+async fn sign_in(client: reqwest::Client, base: String, name: String) -> (u16, u64) {
+    let sent = Instant::now();
+    let status = client
+        .post(format!("{base}/api/session"))
+        .json(&json!({ "username": name, "password": PASSWORD }))
+        .send()
+        .await
+        .map_or(0, |r| r.status().as_u16());
+    (status, sent.elapsed().as_micros() as u64)
+}
+
+/// Signs `names` in, in turn, as `how` says until `deadline`: each sign-in's status and time.
+async fn sign_ins(
+    base: String,
+    names: Vec<String>,
+    how: SignIns,
+    deadline: Instant,
+) -> Vec<(u16, u64)> {
+    let client = reqwest::Client::new();
+    let name = |i: usize| names[i % names.len()].clone();
+    match how {
+        SignIns::Rate(rate) => {
+            let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
+            let mut sent = Vec::new();
+            while Instant::now() < deadline {
+                tick.tick().await;
+                let i = sent.len();
+                sent.push(tokio::spawn(sign_in(client.clone(), base.clone(), name(i))));
+            }
+            let mut answers = Vec::new();
+            for s in sent {
+                answers.push(s.await.unwrap());
+            }
+            answers
+        }
+        SignIns::Max => {
+            let one_after_another = |first: usize| {
+                let (client, base, names) = (client.clone(), base.clone(), names.clone());
+                async move {
+                    let mut answers = Vec::new();
+                    let mut i = first;
+                    while Instant::now() < deadline {
+                        let who = names[i % names.len()].clone();
+                        answers.push(sign_in(client.clone(), base.clone(), who).await);
+                        i += 2;
+                    }
+                    answers
+                }
+            };
+            let (mut a, b) = tokio::join!(one_after_another(0), one_after_another(1));
+            a.extend(b);
+            a
+        }
+    }
+}
+
+/// Prints what the sign-ins met over `elapsed` seconds.
+fn report_sign_ins(how: SignIns, answers: &[(u16, u64)], elapsed: f64) {
+    let mut granted: Vec<u64> = answers
+        .iter()
+        .filter(|(status, _)| *status == 200)
+        .map(|&(_, t)| t)
+        .collect();
+    granted.sort_unstable();
+    let mut refused = std::collections::BTreeMap::new();
+    for (status, _) in answers.iter().filter(|(status, _)| *status != 200) {
+        *refused.entry(*status).or_insert(0) += 1;
+    }
+    println!(
+        "sign-ins beside them ({}): {} granted in {elapsed:.1} s = {:.1}/s, refused {refused:?} (status: count)",
+        match how {
+            SignIns::Rate(rate) => format!("{rate} a second asked"),
+            SignIns::Max => "as many as granted, two at a time".to_owned(),
+        },
+        granted.len(),
+        granted.len() as f64 / elapsed,
+    );
+    if !granted.is_empty() {
+        println!(
+            "sign-in answered in: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            quantile(&granted, 0.50) as f64 / 1000.0,
+            quantile(&granted, 0.99) as f64 / 1000.0,
+            *granted.last().unwrap() as f64 / 1000.0
+        );
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let mut args = std::env::args().skip(1);
@@ -332,36 +446,14 @@ async fn main() {
     let engine_games: usize = args
         .next()
         .map_or(0, |a| a.parse().expect("ENGINE_GAMES is a number"));
-    let exe = std::env::current_exe().unwrap();
-    let server_exe = exe.parent().unwrap().parent().unwrap().join("punct-server");
-    assert!(
-        server_exe.exists(),
-        "{} not found: cargo build --release -p punct-server --bins --examples",
-        server_exe.display()
-    );
-    let dir = std::env::temp_dir().join(format!("punct-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let addr = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap();
-    let server = Server(
-        Command::new(&server_exe)
-            .args([
-                addr.to_string(),
-                std::env::var("LOAD_DB")
-                    .unwrap_or_else(|_| dir.join("load.db").display().to_string()),
-            ])
-            .spawn()
-            .unwrap(),
-    );
-    let base = format!("http://{addr}");
-    let ws_base = format!("ws://{addr}");
-    while reqwest::get(format!("{base}/api/games")).await.is_err() {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let pid = server.0.id();
-    let rss_before = rss_kib(pid);
+    let signing_in = SignIns::from_env();
+    let server = Server::start("load").await;
+    let (base, ws_base) = (server.base.clone(), server.ws_base.clone());
+    let signers = match signing_in {
+        Some(_) => sign_up_signers(&reqwest::Client::new(), &base).await,
+        None => Vec::new(),
+    };
+    let rss_before = server.rss_kib();
 
     let drawn = std::sync::Arc::new(random_games(games * 8));
     let poll_every = std::env::var("LOAD_POLL_US").map_or(POLL_EVERY, |us| {
@@ -370,7 +462,7 @@ async fn main() {
     if !poll_every.is_zero() {
         tokio::spawn(poll_sockets(poll_every));
     }
-    let server_cpu = cpu_seconds(&pid.to_string());
+    let server_cpu = server.cpu_seconds();
     let own_cpu = cpu_seconds("self");
     let start = Instant::now();
     let deadline = start + Duration::from_secs(seconds);
@@ -396,9 +488,11 @@ async fn main() {
             ))
         })
         .collect();
+    let sign_in_task =
+        signing_in.map(|how| tokio::spawn(sign_ins(base.clone(), signers, how, deadline)));
     // Memory with every game open and connected, a moment after start.
     tokio::time::sleep(Duration::from_secs(seconds.min(5))).await;
-    let rss_during = rss_kib(pid);
+    let rss_during = server.rss_kib();
     let mut latencies = Vec::new();
     for t in tasks {
         latencies.extend(t.await.unwrap());
@@ -408,8 +502,12 @@ async fn main() {
     for t in engine_tasks {
         computer_moves += t.await.unwrap();
     }
+    let signed_in = match sign_in_task {
+        Some(t) => t.await.unwrap(),
+        None => Vec::new(),
+    };
     latencies.sort_unstable();
-    let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
+    let pct = |p: f64| quantile(&latencies, p);
     println!(
         "games in parallel: {games} (each: 2 players + 1 watcher on WebSocket), pace: {}, sockets {}",
         pace.map_or("as fast as accepted".to_owned(), |p| format!(
@@ -447,18 +545,19 @@ async fn main() {
     );
     println!(
         "CPU seconds: server {:.1}, load generator {:.1} (2 cores = {:.0} available)",
-        cpu_seconds(&pid.to_string()) - server_cpu,
+        server.cpu_seconds() - server_cpu,
         cpu_seconds("self") - own_cpu,
         2.0 * elapsed
     );
+    if let Some(how) = signing_in {
+        report_sign_ins(how, &signed_in, elapsed);
+    }
     // SQLite's log starts again after each checkpoint: its size stays that of a second or
     // two of writes however long the server runs.
-    let db = std::env::var("LOAD_DB").unwrap_or_else(|_| dir.join("load.db").display().to_string());
-    if let Ok(meta) = std::fs::metadata(format!("{db}-wal")) {
+    if let Ok(meta) = std::fs::metadata(format!("{}-wal", server.db())) {
         println!(
             "SQLite log (WAL) at the end: {:.1} MB",
             meta.len() as f64 / 1e6
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
