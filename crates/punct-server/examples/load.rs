@@ -220,11 +220,11 @@ async fn slot(
             tx.send(Message::Text(msg.as_str().into())).await.unwrap();
             seq += 1;
             loop {
-                let Some(Ok(Message::Text(t))) = watcher.next().await else {
-                    panic!("watcher closed");
-                };
-                if seq_of(&t) == Some(seq) {
-                    break;
+                match watcher.next().await {
+                    Some(Ok(Message::Text(t))) if seq_of(&t) == Some(seq) => break,
+                    // The server's pings (answered by the library) and other events.
+                    Some(Ok(Message::Text(_) | Message::Ping(_) | Message::Pong(_))) => {}
+                    other => panic!("the watcher's socket ended: {other:?}"),
                 }
             }
             latencies.push(sent.elapsed().as_micros() as u64);

@@ -118,7 +118,8 @@ enum Heard {
     Added(String, Instant),
 }
 
-/// A watcher: connects to the lobby, reports its first list, then every seek added.
+/// A watcher: connects to the lobby, reports its first list (once all its parts came), then
+/// every seek added.
 async fn watcher(ws_base: Arc<str>, heard: mpsc::UnboundedSender<Heard>) {
     let began = Instant::now();
     // A small read buffer, as in `load`: the library zeroes it before every read.
@@ -127,6 +128,8 @@ async fn watcher(ws_base: Arc<str>, heard: mpsc::UnboundedSender<Heard>) {
         connect_async_with_config(format!("{ws_base}/api/lobby/ws"), Some(config), true)
             .await
             .expect("the server accepts the lobby's WebSocket");
+    // The list of every seek comes in parts: `seeks`, then `seeks_more` while `more`.
+    let mut listed = 0;
     while let Some(Ok(message)) = ws.next().await {
         let Message::Text(text) = message else {
             continue;
@@ -134,8 +137,13 @@ async fn watcher(ws_base: Arc<str>, heard: mpsc::UnboundedSender<Heard>) {
         let at = Instant::now();
         let v: Value = serde_json::from_str(&text).expect("the lobby sends JSON");
         let told = match v["type"].as_str() {
-            Some("seeks") => {
-                Heard::Listed(began.elapsed(), v["seeks"].as_array().map_or(0, Vec::len))
+            Some(kind @ ("seeks" | "seeks_more")) => {
+                let part = v["seeks"].as_array().map_or(0, Vec::len);
+                listed = if kind == "seeks" { part } else { listed + part };
+                if v["more"] == true {
+                    continue;
+                }
+                Heard::Listed(began.elapsed(), listed)
             }
             Some("seek_added") => match v["seek"]["id"].as_str() {
                 Some(id) => Heard::Added(id.to_owned(), at),

@@ -146,7 +146,9 @@ impl Hub {
             })
             .await;
         if let Err(e) = stored {
-            tracing::warn!("cannot store the counts of watchers: {e}");
+            // Told with the database's outage, once however often it fails in one; the
+            // next change or heartbeat stores the counts again.
+            self.database_work_failed("storing the counts of watchers", &e);
             return;
         }
         for (game, _) in counts {

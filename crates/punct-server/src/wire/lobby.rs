@@ -336,14 +336,50 @@ pub struct YourTurnGame {
     pub deadline_ms: Option<i64>,
 }
 
+/// The most seeks in one message of the list: the socket's write buffer keeps the room its
+/// largest message took for as long as the socket lives, so the whole list at once (about
+/// 250 bytes a seek) would cost every watcher of a busy lobby hundreds of KiB.
+pub const SEEKS_PER_PART: usize = 50;
+
+impl LobbyMessage {
+    /// The list of `seeks` in parts of at most [`SEEKS_PER_PART`]: a `seeks` (empty for no
+    /// seek), then `seeks_more`s.
+    pub fn seek_list(seeks: Vec<SeekView>) -> Vec<LobbyMessage> {
+        let parts = seeks.len().div_ceil(SEEKS_PER_PART).max(1);
+        let mut seeks = seeks.into_iter();
+        (0..parts)
+            .map(|i| {
+                let part: Vec<SeekView> = seeks.by_ref().take(SEEKS_PER_PART).collect();
+                let more = i + 1 < parts;
+                if i == 0 {
+                    LobbyMessage::Seeks { seeks: part, more }
+                } else {
+                    LobbyMessage::SeeksMore { seeks: part, more }
+                }
+            })
+            .collect()
+    }
+}
+
 /// What the lobby's WebSocket sends.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LobbyMessage {
-    /// Every live seek: first, and again after notices may have been missed.
+    /// Every live seek (first, and again after notices may have been missed), or the first
+    /// [`SEEKS_PER_PART`] of them when [`LobbyMessage::SeeksMore`] follows: the client
+    /// replaces its list.
     Seeks {
         /// Oldest first.
         seeks: Vec<SeekView>,
+        /// Whether a `seeks_more` follows.
+        more: bool,
+    },
+    /// The next part of the list a `seeks` began: the client adds them.
+    SeeksMore {
+        /// Oldest first, after those of the part before.
+        seeks: Vec<SeekView>,
+        /// Whether another part follows.
+        more: bool,
     },
     /// A new seek.
     SeekAdded {
@@ -426,6 +462,52 @@ mod tests {
         );
         assert!(terms.rated && terms.colour == ColourChoice::Black);
         assert_eq!(range, Some((1200, 1800)));
+    }
+
+    fn a_seek(i: usize) -> SeekView {
+        SeekView {
+            id: format!("s{i}"),
+            by: "ann".into(),
+            rating: 1500,
+            provisional: true,
+            time: TimeView {
+                clock: None,
+                days: Some(3),
+            },
+            speed: "correspondence".into(),
+            rated: false,
+            colour: "random".into(),
+            rating_range: None,
+            created_ms: i as i64,
+        }
+    }
+
+    #[test]
+    fn the_list_goes_in_parts_each_seek_once_in_order() {
+        for count in [
+            0,
+            1,
+            SEEKS_PER_PART,
+            SEEKS_PER_PART + 1,
+            3 * SEEKS_PER_PART + 7,
+        ] {
+            let parts = LobbyMessage::seek_list((0..count).map(a_seek).collect());
+            let mut ids = Vec::new();
+            for (i, part) in parts.iter().enumerate() {
+                let (seeks, more) = match (i, part) {
+                    (0, LobbyMessage::Seeks { seeks, more }) => (seeks, *more),
+                    (1.., LobbyMessage::SeeksMore { seeks, more }) => (seeks, *more),
+                    _ => panic!("part {i} of {count}: {part:?}"),
+                };
+                assert!(seeks.len() <= SEEKS_PER_PART, "part {i} of {count}");
+                assert_eq!(more, i + 1 < parts.len(), "part {i} of {count}");
+                ids.extend(seeks.iter().map(|s| s.id.clone()));
+            }
+            let want: Vec<String> = (0..count).map(|i| format!("s{i}")).collect();
+            assert_eq!(ids, want);
+        }
+        let text = serde_json::to_string(&LobbyMessage::seek_list(Vec::new())[0]).unwrap();
+        assert_eq!(text, r#"{"type":"seeks","seeks":[],"more":false}"#);
     }
 
     proptest! {

@@ -21,6 +21,10 @@ export function onLobby(listener) {
 
 function hear(message) {
   if (message.type === "seeks" || message.type === "notifications") last[message.type] = message;
+  // A long list comes in parts: a late listener is given them as one.
+  if (message.type === "seeks_more" && last.seeks) {
+    last.seeks = { ...message, type: "seeks", seeks: [...last.seeks.seeks, ...message.seeks] };
+  }
   for (const listener of listeners) listener(message);
 }
 

@@ -42,10 +42,20 @@ export function mayAccept(s, me, rating) {
   return rating >= s.rating_range[0] && rating <= s.rating_range[1];
 }
 
-/** `seeks` after the lobby socket's `message` (seeks, seek_added, seek_removed), oldest first. */
+/** `seeks` with `added` after them, each seek once. */
+function withAdded(seeks, added) {
+  const fresh = added.filter((a) => !seeks.some((s) => s.id === a.id));
+  return fresh.length ? [...seeks, ...fresh] : seeks;
+}
+
+/**
+ * `seeks` after the lobby socket's `message` (seeks, seeks_more, seek_added, seek_removed), oldest
+ * first. A long list comes in parts: `seeks` replaces the list, each `seeks_more` adds its part.
+ */
 export function applySeekMessage(seeks, message) {
   if (message.type === "seeks") return message.seeks.slice();
-  if (message.type === "seek_added") return seeks.some((s) => s.id === message.seek.id) ? seeks : [...seeks, message.seek];
+  if (message.type === "seeks_more") return withAdded(seeks, message.seeks);
+  if (message.type === "seek_added") return withAdded(seeks, [message.seek]);
   if (message.type === "seek_removed") return seeks.filter((s) => !message.ids.includes(s.id));
   return seeks;
 }

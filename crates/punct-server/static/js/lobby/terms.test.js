@@ -38,3 +38,11 @@ test("the socket's messages keep the list", () => {
   assert.deepEqual(applySeekMessage(seeks, { type: "seek_removed", ids: ["a"] }), [b]);
   assert.deepEqual(applySeekMessage(seeks, { type: "game_started", game: "g" }), [a, b]);
 });
+
+test("a list in parts is the whole list, each seek once", () => {
+  const [a, b, c] = [{ id: "a" }, { id: "b" }, { id: "c" }];
+  let seeks = applySeekMessage([{ id: "old" }], { type: "seeks", seeks: [a], more: true });
+  seeks = applySeekMessage(seeks, { type: "seeks_more", seeks: [b, c], more: false });
+  assert.deepEqual(seeks, [a, b, c]);
+  assert.deepEqual(applySeekMessage(seeks, { type: "seeks_more", seeks: [c], more: false }), [a, b, c]);
+});
