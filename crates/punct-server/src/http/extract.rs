@@ -1,7 +1,11 @@
 //! What the handlers read from a request: a JSON body into its type, naming what is wrong
-//! with it, and the seat token of `Authorization: Bearer …`.
+//! with it, and the seat token of `Authorization: Bearer …` (or, on a WebSocket's request,
+//! of `?token=`).
 
+use axum::extract::{FromRequestParts, Query};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
@@ -28,4 +32,23 @@ pub(super) fn bearer(headers: &HeaderMap) -> Option<String> {
     scheme
         .eq_ignore_ascii_case("bearer")
         .then(|| token.trim().to_owned())
+}
+
+/// The seat token a WebSocket's request names: its `Authorization` header's or, for old
+/// clients, its `?token=`.
+pub(super) struct SocketToken(pub Option<String>);
+
+#[derive(Deserialize)]
+struct SocketQuery {
+    token: Option<String>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for SocketToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<SocketToken, ApiError> {
+        let Query(query) = Query::<SocketQuery>::try_from_uri(&parts.uri)
+            .map_err(|e| ApiError::bad_request(format!("bad query: {e}")))?;
+        Ok(SocketToken(bearer(&parts.headers).or(query.token)))
+    }
 }

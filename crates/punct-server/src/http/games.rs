@@ -2,7 +2,7 @@
 //! their records and replays, and the upgrade to a game's WebSocket.
 
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State, WebSocketUpgrade};
+use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, post};
@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::auth::Viewer;
 use super::error::ApiError;
-use super::extract::{bearer, parse};
+use super::extract::{SocketToken, bearer, parse};
 use crate::games::{Hub, Viewed};
 use crate::players::accounts;
 use crate::room::new::{Creator, NewGame};
@@ -216,11 +216,6 @@ pub(super) async fn replay(
     Ok(Json(Replay::of(&game)).into_response())
 }
 
-#[derive(Deserialize)]
-pub(super) struct SocketQuery {
-    token: Option<String>,
-}
-
 /// The upgrade to game `id`'s WebSocket, for the token of the request's `Authorization`
 /// header or (for old clients) its `?token=`.
 pub(super) async fn socket(
@@ -228,14 +223,12 @@ pub(super) async fn socket(
     viewer: Viewer,
     client: super::auth::Client,
     Path(id): Path<String>,
-    Query(q): Query<SocketQuery>,
+    SocketToken(token): SocketToken,
     Extension(limits): Extension<WsLimits>,
-    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // Refuse unknown games before upgrading, with a proper HTTP status.
     hub.room(&id).await.map_err(ApiError::from)?;
-    let token = bearer(&headers).or(q.token);
     let account = viewer.account().cloned();
     Ok(ws::upgrade(
         upgrade,
