@@ -10,6 +10,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
+use common::browser::{Answer, Browser, PASSWORD};
 use common::pg_cluster::databases;
 use common::{ClockFile, Ws, next_json, send, start_in_process_with, temp_db};
 use punct_server::ops::time::TimeSource;
@@ -22,35 +23,22 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-const PASSWORD: &str = "a long walk in the hills";
-
-/// A signed-in person of the test's: their session cookie and CSRF token.
+/// A person of the test's: their browser (session cookie and CSRF token) and name.
 struct Person {
-    base: String,
+    browser: Browser,
     name: String,
-    session: Option<String>,
-    csrf: Option<String>,
-}
-
-/// An answer: its status, its `Retry-After` and its JSON body.
-struct Answer {
-    status: u16,
-    retry_after: Option<String>,
-    body: Value,
 }
 
 impl Person {
     fn anonymous(base: &str) -> Person {
         Person {
-            base: base.to_owned(),
+            browser: Browser::anonymous(base),
             name: String::new(),
-            session: None,
-            csrf: None,
         }
     }
 
     async fn send(&mut self, method: Method, path: &str, body: Option<Value>) -> Answer {
-        self.send_as(method, path, body, None).await
+        self.browser.request(method, path, body, None).await
     }
 
     async fn send_as(
@@ -60,45 +48,7 @@ impl Person {
         body: Option<Value>,
         token: Option<&str>,
     ) -> Answer {
-        let mut req = reqwest::Client::new()
-            .request(method, format!("{}{path}", self.base))
-            .header("origin", &self.base);
-        if let Some(s) = &self.session {
-            req = req.header("cookie", format!("punct_session={s}"));
-        }
-        if let Some(c) = &self.csrf {
-            req = req.header("x-csrf-token", c);
-        }
-        if let Some(t) = token {
-            req = req.bearer_auth(t);
-        }
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let resp = req.send().await.expect("the server answers");
-        let status = resp.status().as_u16();
-        let retry_after = resp
-            .headers()
-            .get("retry-after")
-            .map(|v| v.to_str().unwrap().to_owned());
-        for c in resp.headers().get_all("set-cookie") {
-            let c = c.to_str().unwrap();
-            let (pair, _) = c.split_once(';').unwrap();
-            let (name, value) = pair.split_once('=').unwrap();
-            let value = (!value.is_empty()).then(|| value.to_owned());
-            match name {
-                "punct_session" => self.session = value,
-                "punct_csrf" => self.csrf = value,
-                _ => {}
-            }
-        }
-        let text = resp.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        Answer {
-            status,
-            retry_after,
-            body,
-        }
+        self.browser.request(method, path, body, token).await
     }
 
     async fn sign_up(base: &str, name: &str) -> Person {
@@ -124,15 +74,15 @@ impl Person {
     async fn socket(&self, id: &str, token: Option<&str>) -> (Ws, Value) {
         let mut url = format!(
             "{}/api/games/{id}/ws",
-            self.base.replace("http://", "ws://")
+            self.browser.base.replace("http://", "ws://")
         );
-        if let Some(c) = &self.csrf {
+        if let Some(c) = &self.browser.csrf {
             url.push_str(&format!("?csrf={c}"));
         }
         let mut req = url.into_client_request().unwrap();
         req.headers_mut()
-            .insert("origin", self.base.parse().unwrap());
-        if let Some(s) = &self.session {
+            .insert("origin", self.browser.base.parse().unwrap());
+        if let Some(s) = &self.browser.session {
             req.headers_mut()
                 .insert("cookie", format!("punct_session={s}").parse().unwrap());
         }
@@ -146,7 +96,7 @@ impl Person {
         send(&mut ws, json!({ "type": "hello", "token": token })).await;
         let mut state = next_json(&mut ws, 10).await.unwrap();
         // Signed in, the socket is served at once and answers the hello with a second state.
-        if self.session.is_some() {
+        if self.browser.session.is_some() {
             state = next_json(&mut ws, 10).await.unwrap();
         }
         assert_eq!(state["type"], "state", "{state}");

@@ -7,6 +7,17 @@ use serde_json::{Value, json};
 /// The password of the tests' accounts.
 pub const PASSWORD: &str = "a long walk in the hills";
 
+/// An answer: its status, its `Retry-After` and its JSON body (or its text, as a JSON
+/// string).
+pub struct Answer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `Retry-After` header, if any.
+    pub retry_after: Option<String>,
+    /// The body.
+    pub body: Value,
+}
+
 /// A browser: its session cookie and CSRF token, once the server has set them.
 pub struct Browser {
     /// The server, `http://host:port`.
@@ -40,6 +51,19 @@ impl Browser {
     /// Sends a request, keeping the cookies it sets; the answer's status and its JSON (or
     /// its text, as a JSON string).
     pub async fn send(&mut self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        let answer = self.request(method, path, body, None).await;
+        (answer.status, answer.body)
+    }
+
+    /// Sends a request, with the seat `token` as `Authorization: Bearer` if given, keeping
+    /// the cookies it sets (a cookie set empty is gone).
+    pub async fn request(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+        token: Option<&str>,
+    ) -> Answer {
         let mut req = reqwest::Client::new()
             .request(method, format!("{}{path}", self.base))
             .header("origin", &self.base);
@@ -49,25 +73,34 @@ impl Browser {
         if let Some(c) = &self.csrf {
             req = req.header("x-csrf-token", c);
         }
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
         if let Some(b) = body {
             req = req.json(&b);
         }
         let resp = req.send().await.expect("the server answers");
         let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .map(|v| v.to_str().unwrap().to_owned());
         for c in resp.headers().get_all(reqwest::header::SET_COOKIE) {
             let (pair, _) = c.to_str().unwrap().split_once(';').unwrap();
             let (name, value) = pair.split_once('=').unwrap();
+            let value = (!value.is_empty()).then(|| value.to_owned());
             match name {
-                "punct_session" => self.session = Some(value.to_owned()),
-                "punct_csrf" => self.csrf = Some(value.to_owned()),
+                "punct_session" => self.session = value,
+                "punct_csrf" => self.csrf = value,
                 _ => {}
             }
         }
         let text = resp.text().await.unwrap();
-        (
+        Answer {
             status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
+            retry_after,
+            body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        }
     }
 
     /// `POST`s `body` to `path`.
