@@ -163,7 +163,7 @@ impl Hub {
         match e.kind {
             ErrorKind::Conflict if cell.is_stale() => true,
             ErrorKind::Conflict | ErrorKind::Illegal | ErrorKind::Forbidden => {
-                self.catch_up_before_read(cell).await
+                self.catch_up_before_read(cell).await.unwrap_or(false)
             }
             _ => false,
         }

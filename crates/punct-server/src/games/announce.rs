@@ -9,12 +9,15 @@
 //! whole state. A notification missed (a lost connection, PostgreSQL restarted) makes
 //! every game in memory be read again.
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock, Weak};
 
 use axum::extract::ws::Utf8Bytes;
 
 use super::cell::{Glance, RoomCell};
 use super::{Hub, Inner, computer};
+use crate::error::Error;
+use crate::ops::metrics::StorageOp;
 use crate::room::{Audience, Change, Room, Snapshot};
 use crate::store::Notice;
 
@@ -126,26 +129,35 @@ pub(super) async fn follow_notices(hub: Weak<Inner>) {
 impl Hub {
     /// Catches the game of `cell` up with the database before it is read, when several
     /// servers share the database: a client the balancer sends to another node than the
-    /// one its last change went through never reads an older state. A database that does
-    /// not answer leaves the state as it is (served from memory). Returns whether the
-    /// database was further on.
-    pub(super) async fn catch_up_before_read(&self, cell: &Arc<RoomCell>) -> bool {
-        if self.membership().is_none() {
-            return false;
-        }
+    /// one its last change went through never reads an older state. Returns whether the
+    /// database was further on. When it does not answer, a node that heard from other
+    /// nodes at its last heartbeat refuses (its copy may be behind what another committed,
+    /// and a client shown it would see its acknowledged move undone); a node alone answers
+    /// from its memory, which is then the truth, as with one server on SQLite.
+    pub(super) async fn catch_up_before_read(&self, cell: &Arc<RoomCell>) -> Result<bool, Error> {
+        let Some(member) = self.membership() else {
+            return Ok(false);
+        };
         let id = cell.id.clone();
-        let latest = self
+        let latest = match self
             .inner
             .store
             .query(move |db| crate::store::notify::latest_seq(db, &id))
-            .await;
-        if let Ok(Some(seq)) = latest
+            .await
+        {
+            Ok(latest) => latest,
+            Err(e) if member.others_alive.load(Ordering::Acquire) => {
+                return Err(self.storage_error(StorageOp::Read, e));
+            }
+            Err(_) => return Ok(false),
+        };
+        if let Some(seq) = latest
             && cell.committed(false).0.seq < seq
         {
             self.catch_up(cell, Some(seq)).await;
-            return true;
+            return Ok(true);
         }
-        false
+        Ok(false)
     }
 
     /// Reads the game of `cell` back from the database if it is at a later state than this

@@ -55,7 +55,7 @@ impl Node {
     /// heartbeat's period more.
     pub const LEASE: Duration = Duration::from_secs(4);
 
-    fn lease_ms(&self) -> i64 {
+    pub(super) fn lease_ms(&self) -> i64 {
         self.lease.as_millis() as i64
     }
 
@@ -74,6 +74,9 @@ pub(super) struct Membership {
     /// The last heartbeat of this node's previous run, if it ran before under its name:
     /// the games it still owns are charged up to it, and no further.
     pub(super) previous_alive_ms: Option<i64>,
+    /// Whether another node was alive at the last heartbeat: while the database is away,
+    /// a node alone may answer from its memory, one of several may not.
+    pub(super) others_alive: std::sync::atomic::AtomicBool,
 }
 
 impl Hub {
@@ -271,12 +274,19 @@ pub(super) async fn keep(hub: Weak<Inner>) {
             .store
             .transact(move |db| {
                 lease::heartbeat(db, &id, started_ms, now)?;
-                lease::take_over(db, &id, now, dead_before, TAKE_AT_ONCE)
+                let others = lease::others_alive(db, &id, dead_before)?;
+                Ok((
+                    lease::take_over(db, &id, now, dead_before, TAKE_AT_ONCE)?,
+                    others,
+                ))
             })
             .await;
         let taken = match looked {
-            Ok(taken) => {
+            Ok((taken, others)) => {
                 outage.worked(None);
+                if let Some(member) = hub.membership() {
+                    member.others_alive.store(others, Ordering::Release);
+                }
                 taken
             }
             Err(e) => {

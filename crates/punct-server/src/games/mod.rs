@@ -107,14 +107,20 @@ impl Hub {
     ) -> anyhow::Result<Hub> {
         let talk_node = node.id.clone();
         let membership = if store.is_shared() {
-            let id = node.id.clone();
-            let previous_alive_ms = store
-                .query(move |db| crate::store::lease::alive_ms(db, &id))
+            let (id, dead_before) = (node.id.clone(), time.now_ms() - node.lease_ms());
+            let (previous_alive_ms, others) = store
+                .query(move |db| {
+                    Ok((
+                        crate::store::lease::alive_ms(db, &id)?,
+                        crate::store::lease::others_alive(db, &id, dead_before)?,
+                    ))
+                })
                 .await?;
             Some(lease::Membership {
                 node,
                 started_ms: time.now_ms(),
                 previous_alive_ms,
+                others_alive: std::sync::atomic::AtomicBool::new(others),
             })
         } else {
             None

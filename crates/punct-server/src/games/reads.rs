@@ -87,7 +87,7 @@ impl Hub {
         account: Option<&AccountId>,
         follow: bool,
     ) -> Result<(Viewed, Option<broadcast::Receiver<Arc<Announcement>>>), Error> {
-        let _ = self.catch_up_before_read(cell).await;
+        self.catch_up_before_read(cell).await?;
         let now = self.now();
         match self.lock(cell).await {
             Ok(room) => {

@@ -22,6 +22,15 @@ pub fn heartbeat(db: &mut dyn Sql, node: &str, started_ms: i64, now: i64) -> any
     Ok(())
 }
 
+/// Whether a node other than `node` was heard from after `alive_after`.
+pub fn others_alive(db: &mut dyn Sql, node: &str, alive_after: i64) -> anyhow::Result<bool> {
+    let row = db.query_opt(
+        "SELECT COUNT(*) AS n FROM nodes WHERE id <> $1 AND alive_ms > $2",
+        &args![node, alive_after],
+    )?;
+    Ok(row.map(|r| r.int("n")).transpose()?.unwrap_or(0) > 0)
+}
+
 /// The last heartbeat of `node` (of an earlier run of it, when read before its first).
 pub fn alive_ms(db: &mut dyn Sql, node: &str) -> anyhow::Result<Option<i64>> {
     db.query_opt("SELECT alive_ms FROM nodes WHERE id = $1", &args![node])?

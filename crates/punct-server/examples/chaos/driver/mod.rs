@@ -182,6 +182,17 @@ pub async fn run(options: &Options) -> Result<Stats, String> {
     for worker in &mut workers {
         worker.kill();
     }
+    if let Some(pg) = &postgres {
+        let (url, suspects) = (pg.url.clone(), ctx.stats().suspects.clone());
+        if !suspects.is_empty() {
+            let rows = tokio::task::spawn_blocking(move || server::rows_of(&url, &suspects))
+                .await
+                .map_err(|e| e.to_string())?;
+            for line in rows {
+                eprintln!("chaos: in the database: {line}");
+            }
+        }
+    }
     drop(postgres);
     let stats = std::mem::take(&mut *ctx.stats());
     if stats.clean() {

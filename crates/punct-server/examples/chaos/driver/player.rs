@@ -624,6 +624,7 @@ fn settle(ctx: &Ctx, game: &mut Played, verdict: Verdict, seen: &Seen, context: 
         }
     };
     stats.problem(format!("{} {context}: {what}", game.describe()));
+    stats.suspects.insert(game.id.clone());
     if let Err(e) = game.model.adopt(seen) {
         stats.problem(format!(
             "{}: the server's state is unplayable: {e}",

@@ -291,3 +291,42 @@ impl Drop for Postgres {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// What the database at `url` holds of each game of `games`, a line each: its row's seq,
+/// the moves and seq its data holds, whether it ended, and its pending moves.
+pub fn rows_of(url: &str, games: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let mut db = match postgres::Client::connect(url, postgres::NoTls) {
+        Ok(db) => db,
+        Err(e) => return vec![format!("cannot connect to read the games back: {e}")],
+    };
+    let mut lines = Vec::new();
+    for id in games {
+        let row = db.query_opt(
+            "SELECT seq, live, data::json->>'seq' AS data_seq,
+                    json_array_length(data::json->'moves') AS moves,
+                    data::json->>'ended' AS ended
+             FROM games WHERE id = $1",
+            &[id],
+        );
+        let pending = db.query(
+            "SELECT seq, move FROM pending_moves WHERE game = $1 ORDER BY seq",
+            &[id],
+        );
+        lines.push(match (row, pending) {
+            (Ok(Some(r)), Ok(p)) => {
+                let pending: Vec<(i64, String)> = p.iter().map(|p| (p.get(0), p.get(1))).collect();
+                format!(
+                    "game {id}: row seq {}, live {}, its data at seq {:?} with {:?} moves, ended {:?}; pending {pending:?}",
+                    r.get::<_, i64>(0),
+                    r.get::<_, bool>(1),
+                    r.get::<_, Option<String>>(2),
+                    r.get::<_, Option<i32>>(3),
+                    r.get::<_, Option<String>>(4),
+                )
+            }
+            (Ok(None), _) => format!("game {id}: no row"),
+            (Err(e), _) | (_, Err(e)) => format!("game {id}: cannot be read: {e}"),
+        });
+    }
+    lines
+}

@@ -1,6 +1,6 @@
 //! What a run did and what it found, and its summary.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// How many problems are described in full in the summary.
@@ -70,6 +70,9 @@ pub struct Stats {
     pub broadcast_gaps: usize,
     /// The first problems, described.
     pub problems: Vec<String>,
+    /// The games with a problem (lost, applied twice, inconsistent), whose rows a run on
+    /// PostgreSQL prints from the database at its end.
+    pub suspects: BTreeSet<String>,
 }
 
 impl Stats {
