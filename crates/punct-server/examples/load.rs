@@ -33,7 +33,7 @@ mod process;
 use std::time::{Duration, Instant};
 
 use futures_util::{FutureExt, SinkExt, StreamExt};
-use process::{Server, cpu_seconds, quantile};
+use process::{Server, cpu_seconds, quantile, sign_up};
 use punct_core::Move;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -330,13 +330,7 @@ async fn sign_up_signers(client: &reqwest::Client, base: &str) -> Vec<String> {
     let mut names = Vec::new();
     for i in 0..SIGNERS {
         let name = format!("signer_{i}");
-        let made = client
-            .post(format!("{base}/api/account"))
-            .json(&json!({ "username": name, "password": PASSWORD }))
-            .send()
-            .await
-            .expect("server answers");
-        assert_eq!(made.status().as_u16(), 201, "signing up {name}");
+        sign_up(client, base, &name, PASSWORD).await;
         names.push(name);
     }
     names

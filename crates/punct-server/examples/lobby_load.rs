@@ -51,13 +51,7 @@ struct Account {
 impl Account {
     /// Signs up `name`.
     async fn sign_up(client: &reqwest::Client, base: &str, name: &str) -> Account {
-        let made = client
-            .post(format!("{base}/api/account"))
-            .json(&json!({ "username": name, "password": PASSWORD }))
-            .send()
-            .await
-            .expect("server answers");
-        assert_eq!(made.status().as_u16(), 201, "signing up {name}");
+        let made = process::sign_up(client, base, name, PASSWORD).await;
         let (mut cookie, mut csrf) = (String::new(), String::new());
         for c in made.headers().get_all(reqwest::header::SET_COOKIE) {
             let (pair, _) = c.to_str().unwrap().split_once(';').unwrap();

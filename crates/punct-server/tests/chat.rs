@@ -38,7 +38,7 @@ impl Person {
     }
 
     async fn send(&mut self, method: Method, path: &str, body: Option<Value>) -> Answer {
-        self.browser.request(method, path, body, None).await
+        self.send_as(method, path, body, None).await
     }
 
     async fn send_as(

@@ -104,6 +104,23 @@ pub fn cpu_seconds(pid: &str) -> f64 {
     ticks / 100.0
 }
 
+/// Signs up `name` with `password` on the server at `base`: the answer, its status 201.
+pub async fn sign_up(
+    client: &reqwest::Client,
+    base: &str,
+    name: &str,
+    password: &str,
+) -> reqwest::Response {
+    let made = client
+        .post(format!("{base}/api/account"))
+        .json(&serde_json::json!({ "username": name, "password": password }))
+        .send()
+        .await
+        .expect("server answers");
+    assert_eq!(made.status().as_u16(), 201, "signing up {name}");
+    made
+}
+
 /// The `p`-quantile (0 to 1) of the sorted, non-empty `sorted`.
 pub fn quantile(sorted: &[u64], p: f64) -> u64 {
     sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]

@@ -198,7 +198,21 @@ pub fn write(
             wait_ms: (oldest + RATE_WINDOW_MS - now_ms).max(1),
         }));
     }
-    let id = new_id(now_ms)?;
+    // Ids sort by their time, then at random: two messages of one millisecond would be
+    // read back in either order, so a message takes its id from a later millisecond than
+    // the room's last one.
+    let last: Option<String> = db
+        .query_opt(
+            "SELECT MAX(id) AS id FROM chat_messages WHERE game = $1 AND room = $2",
+            &args![game, room.name()],
+        )?
+        .map(|r| r.opt_text("id"))
+        .transpose()?
+        .flatten();
+    let after_ms = last
+        .and_then(|id| i64::from_str_radix(id.get(..11)?, 16).ok())
+        .map_or(now_ms, |last_ms| now_ms.max(last_ms + 1));
+    let id = new_id(after_ms)?;
     db.execute(
         "INSERT INTO chat_messages (id, game, room, author, body, at_ms, seat, sender)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
