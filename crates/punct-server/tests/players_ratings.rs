@@ -226,7 +226,7 @@ async fn provisional_players_stay_off_the_leaderboard() {
             .query(|db| ratings::leaderboard(db, Speed::Rapid, 10, T0))
             .await
             .unwrap();
-        let names: Vec<&str> = board.iter().map(|(n, _)| n.as_str()).collect();
+        let names: Vec<&str> = board.iter().map(|p| p.username.as_str()).collect();
         assert_eq!(names, ["steady", "second"], "{db:?}");
         // An account's ratings: every speed, new where unplayed.
         let id = AccountId("id-steady".into());

@@ -94,6 +94,10 @@ pub enum Command {
     Login(LoginArgs),
     /// Forget the sign-in to a server (and revoke its token, when `punct login` made it).
     Logout(LogoutArgs),
+    /// Play on a punct server as a bot account (API.md, "Bots"): answer its challenges by
+    /// the rules given here and play its games with an engine, this program's at any level
+    /// or any program that speaks punct's engine protocol (docs/bots.md).
+    Bot(BotArgs),
     /// Do the engine's jobs (computer moves, analyses) for the nodes sharing a PostgreSQL
     /// and started with `--engine workers`, on any machine (docs/deploy.md).
     Worker(WorkerArgs),
@@ -524,6 +528,59 @@ pub struct ServeArgs {
     pub engine: punct_server::engine::EngineMode,
 }
 
+/// Options of `punct bot`.
+#[derive(clap::Args, Debug)]
+pub struct BotArgs {
+    /// The server's address, such as https://punct.example or http://127.0.0.1:8080.
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// The bot account's API token [default: the one `punct login` kept for the server].
+    #[arg(long, env = "PUNCT_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Who plays: `level1` … `level9`, `full`, a level with settings
+    /// (`full:threads=2`), or `cmd:PROGRAM ARGS` for a program speaking the engine
+    /// protocol (one started for each game).
+    #[arg(long, default_value = "level5")]
+    pub engine: String,
+    /// The speeds whose challenges are accepted, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "blitz,rapid,classical,correspondence"
+    )]
+    pub speeds: Vec<String>,
+    /// Which challenges are accepted: `rated`, `casual` or `both`.
+    #[arg(long, default_value = "both", value_parser = ["rated", "casual", "both"])]
+    pub accept: String,
+    /// Decline challenges from other bots.
+    #[arg(long)]
+    pub no_bots: bool,
+    /// The most games played at once; challenges beyond are declined.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_games: u16,
+    /// The longest the engine thinks on a move, in milliseconds, whatever the clock
+    /// allows (a game without a clock, or a correspondence game, is given this).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: u64,
+    /// Challenge this player once connected (with `--clock` or `--days`, and `--rated`).
+    #[arg(long, value_name = "NAME")]
+    pub challenge: Option<String>,
+    /// The challenge's clock, `MINUTES+SECONDS` (such as `3+2`).
+    #[arg(
+        long,
+        value_name = "MIN+SEC",
+        requires = "challenge",
+        conflicts_with = "days"
+    )]
+    pub clock: Option<String>,
+    /// The challenge's days per move, for a correspondence game.
+    #[arg(long, requires = "challenge")]
+    pub days: Option<u32>,
+    /// Make the challenge rated.
+    #[arg(long, requires = "challenge")]
+    pub rated: bool,
+}
+
 /// Options of `punct worker`.
 #[derive(clap::Args, Debug)]
 pub struct WorkerArgs {
@@ -594,6 +651,12 @@ pub enum AdminAction {
     /// and ratings stay.
     Close {
         /// The player's name.
+        name: String,
+    },
+    /// Make an account a bot account, played by a program through the API (refused once it
+    /// has a game: a person's games and rating stay a person's).
+    Bot {
+        /// The account's name.
         name: String,
     },
 }

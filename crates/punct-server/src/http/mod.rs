@@ -10,6 +10,7 @@ pub mod auth;
 mod catalogue;
 mod chat;
 pub mod error;
+mod events;
 mod extract;
 mod games;
 mod json_only;
@@ -202,6 +203,7 @@ fn account_routes() -> Router<Hub> {
         .route("/api/account/tokens/{id}", delete(account::tokens::revoke))
         .route("/api/account/export", get(account::export::export))
         .route("/api/account/claim", post(account::claim::claim))
+        .route("/api/account/bot", post(account::bot::upgrade))
         .route(
             "/api/account/settings",
             get(account::settings::read).put(account::settings::write),
@@ -244,6 +246,7 @@ fn lobby_routes(rate: Option<Rate>, time: &TimeSource, ws_limits: WsLimits) -> R
             "/api/lobby/ws",
             get(lobby::socket).layer(Extension(ws_limits)),
         )
+        .route("/api/stream/events", get(events::events))
         .route("/api/notifications", get(notifications::list))
         .route("/api/notifications/read", post(notifications::read))
         .route("/api/account/your-turn", get(notifications::your_turn))

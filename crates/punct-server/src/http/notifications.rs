@@ -10,13 +10,13 @@ use axum::{Extension, Json};
 
 use super::auth::Viewer;
 use super::error::ApiError;
-use super::profiles::game_entry;
 use crate::error::Error;
 use crate::lobby::Lobby;
 use crate::players::lobby_notice::LobbyNotice;
 use crate::players::{accounts, games, notifications};
 use crate::store::notify::Channel;
 use crate::wire::lobby::{Marked, NotificationList, NotificationView, YourTurn, YourTurnGame};
+use crate::wire::profile::GameEntry;
 
 /// Notifications listed at most.
 const LISTED: i64 = 50;
@@ -102,7 +102,7 @@ pub(super) async fn your_turn(
         .into_iter()
         .map(|e| YourTurnGame {
             deadline_ms: e.deadline_ms,
-            game: game_entry(e),
+            game: GameEntry::of(e),
         })
         .collect();
     Ok(Json(YourTurn { games }).into_response())

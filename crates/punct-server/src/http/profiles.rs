@@ -61,6 +61,7 @@ pub(super) async fn profile_of(hub: &Hub, account: &Account) -> Result<Profile, 
     Ok(Profile {
         username: account.shown_name().to_owned(),
         created_ms: account.created_ms,
+        bot: account.bot,
         ratings: rated
             .iter()
             .map(|(speed, record)| RatingView::of(*speed, record, now))
@@ -151,29 +152,8 @@ pub(super) async fn games(
         .query(move |db| account_games::of_account(db, &id, &filter, GAMES_PAGE))
         .await
         .map_err(failed)?;
-    let games = entries.into_iter().map(game_entry).collect();
+    let games = entries.into_iter().map(GameEntry::of).collect();
     Ok(Json(GameList { games }).into_response())
-}
-
-/// A player's game as the lists show it.
-pub(super) fn game_entry(e: account_games::Entry) -> GameEntry {
-    GameEntry {
-        game: e.game,
-        colour: e.colour,
-        opponent_kind: match (e.opponent_deleted, &e.opponent) {
-            (true, _) => "deleted",
-            (false, Some(_)) => "account",
-            (false, None) => "anonymous",
-        },
-        opponent: e.opponent,
-        speed: e.speed,
-        rated: e.rated,
-        live: e.live,
-        result: e.result,
-        rating_change: e.rating_change.map(|c| c.round() as i64),
-        started_ms: e.started_ms,
-        ended_ms: e.ended_ms,
-    }
 }
 
 pub(super) async fn leaderboard(
@@ -189,10 +169,11 @@ pub(super) async fn leaderboard(
         .map_err(failed)?;
     let players = board
         .into_iter()
-        .map(|(username, record)| Place {
-            username,
-            rating: record.rating.rating.round() as i64,
-            games: record.games,
+        .map(|p| Place {
+            username: p.username,
+            bot: p.bot,
+            rating: p.record.rating.rating.round() as i64,
+            games: p.record.games,
         })
         .collect();
     Ok(Json(Leaderboard {

@@ -19,12 +19,19 @@ use crate::wire::lobby::{ChallengeList, ChallengeRequest, ChallengeView, Started
 pub const MAX_OPEN: usize = 20;
 
 /// The view of `c`, its players named by `names`.
-fn view(c: &Challenge, names: &HashMap<AccountId, String>) -> ChallengeView {
-    let name = |a: &AccountId| names.get(a).cloned().unwrap_or_else(|| "deleted".into());
+fn view(c: &Challenge, names: &Names) -> ChallengeView {
+    let name = |a: &AccountId| {
+        names
+            .get(a)
+            .map_or_else(|| "deleted".into(), |(name, _)| name.clone())
+    };
+    let bot = |a: &AccountId| names.get(a).is_some_and(|(_, bot)| *bot);
     ChallengeView {
         id: c.id.clone(),
         from: name(&c.challenger),
+        from_bot: bot(&c.challenger),
         to: name(&c.challenged),
+        to_bot: bot(&c.challenged),
         time: TimeView::of(c.terms.time),
         speed: c.terms.speed().name().to_owned(),
         rated: c.terms.rated,
@@ -36,17 +43,41 @@ fn view(c: &Challenge, names: &HashMap<AccountId, String>) -> ChallengeView {
     }
 }
 
+/// The open challenges to and from `who` at `now_ms`, oldest first, each with its view.
+pub(super) fn open_views(
+    db: &mut dyn crate::store::sql::Sql,
+    who: &AccountId,
+    now_ms: i64,
+) -> anyhow::Result<Vec<(Challenge, ChallengeView)>> {
+    let open = challenges::open_for(db, who, now_ms)?;
+    let names = names_of(
+        db,
+        open.iter()
+            .flat_map(|c| [c.challenger.clone(), c.challenged.clone()]),
+    )?;
+    Ok(open
+        .into_iter()
+        .map(|c| {
+            let v = view(&c, &names);
+            (c, v)
+        })
+        .collect())
+}
+
+/// Accounts' shown names, and whether each is a bot.
+type Names = HashMap<AccountId, (String, bool)>;
+
 /// The shown names of `ids`.
 fn names_of(
     db: &mut dyn crate::store::sql::Sql,
     ids: impl IntoIterator<Item = AccountId>,
-) -> anyhow::Result<HashMap<AccountId, String>> {
+) -> anyhow::Result<Names> {
     let mut names = HashMap::new();
     for id in ids {
         if !names.contains_key(&id)
             && let Some(a) = accounts::by_id(db, &id)?
         {
-            names.insert(id, a.shown_name().to_owned());
+            names.insert(id, (a.shown_name().to_owned(), a.bot));
         }
     }
     Ok(names)
@@ -113,17 +144,12 @@ impl Lobby {
         self.hub()
             .database()
             .query(move |db| {
-                let open = challenges::open_for(db, &who, now)?;
-                let names = names_of(
-                    db,
-                    open.iter()
-                        .flat_map(|c| [c.challenger.clone(), c.challenged.clone()]),
-                )?;
-                let (incoming, outgoing): (Vec<_>, Vec<_>) =
-                    open.iter().partition(|c| c.challenged == who);
+                let (incoming, outgoing): (Vec<_>, Vec<_>) = open_views(db, &who, now)?
+                    .into_iter()
+                    .partition(|(c, _)| c.challenged == who);
                 Ok(ChallengeList {
-                    incoming: incoming.iter().map(|c| view(c, &names)).collect(),
-                    outgoing: outgoing.iter().map(|c| view(c, &names)).collect(),
+                    incoming: incoming.into_iter().map(|(_, v)| v).collect(),
+                    outgoing: outgoing.into_iter().map(|(_, v)| v).collect(),
                 })
             })
             .await

@@ -2,13 +2,15 @@
 //! challenges ([`challenging`]), each turned into a game between two accounts by one door
 //! ([`Lobby::start_game`], in [`games`]); the feed that hands every server's lobby changes to
 //! this server's lobby sockets ([`feed`]); and the sweep that any server runs (seeks and
-//! pool entries that ran out, pairing, correspondence games overdue: [`sweep`]).
+//! pool entries that ran out, pairing, correspondence games overdue: [`sweep`]); and each
+//! account's events for a program that plays it ([`events`]).
 //!
 //! Nothing here is kept only in memory: seeks, entries, challenges, the sockets' presence
 //! and notifications are rows, and a change is told to every server by
 //! [`crate::store::Store::notify`] on [`Channel::Lobby`], which only wakes them.
 
 mod challenging;
+mod events;
 mod feed;
 mod games;
 mod pools;
@@ -21,6 +23,7 @@ use tokio::sync::broadcast;
 
 use crate::error::Error;
 use crate::games::Hub;
+use crate::players::accounts::AccountId;
 use crate::players::lobby_notice::LobbyNotice;
 use crate::store::notify::Channel;
 use crate::wire::lobby::SeekView;
@@ -82,6 +85,24 @@ impl Lobby {
             .await
             .map_err(storage)?;
         Ok(listed.iter().map(|l| SeekView::of(l, now)).collect())
+    }
+
+    /// Refuses a bot account what the lobby keeps for people (seeks and quick pairing, as
+    /// on lichess): a bot plays by challenges. `what` is what it tried, for the refusal.
+    async fn people_only(&self, account: &AccountId, what: &str) -> Result<(), Error> {
+        let who = account.clone();
+        let bot = self
+            .hub()
+            .database()
+            .query(move |db| crate::players::accounts::is_bot(db, &who))
+            .await
+            .map_err(storage)?;
+        if bot {
+            return Err(Error::forbidden(format!(
+                "a bot account cannot {what}: bots play by challenges (API.md, \"Bots\")"
+            )));
+        }
+        Ok(())
     }
 
     /// Tells every server of `notice`. A notice lost costs a page its liveliness, never

@@ -29,6 +29,8 @@ impl Lobby {
     /// `account` waits in pool `name`: paired at once if an opponent is in range.
     pub async fn join_pool(&self, account: &AccountId, name: &str) -> Result<PoolAnswer, Error> {
         let slot = slot(name)?;
+        self.people_only(account, "wait in a quick-pairing pool")
+            .await?;
         let (who, now) = (account.clone(), self.now());
         self.hub()
             .database()

@@ -15,6 +15,7 @@ impl Lobby {
     /// `account` puts up the seek `req` asks for.
     pub async fn seek(&self, account: &AccountId, req: &SeekRequest) -> Result<SeekView, Error> {
         let (terms, range) = req.checked().map_err(Error::bad_request)?;
+        self.people_only(account, "put up a seek").await?;
         let (who, now) = (account.clone(), self.now());
         let made = self
             .hub()
@@ -61,6 +62,7 @@ impl Lobby {
 
     /// `account` accepts seek `id`: the game, which both players are now seated in.
     pub async fn accept_seek(&self, account: &AccountId, id: &str) -> Result<Started, Error> {
+        self.people_only(account, "accept a seek").await?;
         let now = self.now();
         let (key, who) = (id.to_owned(), account.clone());
         let (listed, mine) = self

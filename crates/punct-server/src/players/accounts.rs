@@ -2,6 +2,8 @@
 //! Argon2id hash, and the operator's marks (muted, closed). A deleted account keeps its row
 //! without its name's display form or password, so that its games still name it (shown as
 //! "deleted"); its lowercase name stays taken, so that nobody can pass for its owner later.
+//! A bot account is played by a program (API.md, "Bots"): made one at sign-up, or later
+//! while it has no game, never once it has played as a person.
 
 use std::fmt;
 
@@ -45,6 +47,8 @@ pub struct Account {
     pub closed_ms: Option<i64>,
     /// When its owner deleted it.
     pub deleted_ms: Option<i64>,
+    /// Whether a program plays it.
+    pub bot: bool,
 }
 
 impl Account {
@@ -61,7 +65,7 @@ impl Account {
 
 /// The columns of [`Account`].
 const COLUMNS: &str =
-    "id, username, created_ms, chat, muted_until_ms, closed_ms, deleted_ms FROM accounts";
+    "id, username, created_ms, chat, muted_until_ms, closed_ms, deleted_ms, bot FROM accounts";
 
 fn account(r: &Row) -> anyhow::Result<Account> {
     Ok(Account {
@@ -72,6 +76,7 @@ fn account(r: &Row) -> anyhow::Result<Account> {
         muted_until_ms: r.opt_int("muted_until_ms")?,
         closed_ms: r.opt_int("closed_ms")?,
         deleted_ms: r.opt_int("deleted_ms")?,
+        bot: r.bool("bot")?,
     })
 }
 
@@ -79,6 +84,55 @@ fn account(r: &Row) -> anyhow::Result<Account> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the username {0:?} is taken")]
 pub struct Taken(pub String);
+
+/// Why an account cannot become a bot account.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotBot {
+    /// It has games, played as a person.
+    #[error("this account has played games as a person: a bot needs an account of its own")]
+    HasGames,
+    /// It is closed or deleted.
+    #[error("this account is closed")]
+    Closed,
+    /// It is one already.
+    #[error("this account is a bot account already")]
+    Already,
+}
+
+/// Makes account `id` a bot account, unless it has a game (played or being played), is
+/// closed, or is one already.
+pub fn make_bot(db: &mut dyn Sql, id: &AccountId) -> anyhow::Result<Result<(), NotBot>> {
+    let Some(account) = by_id(db, id)? else {
+        return Ok(Err(NotBot::Closed));
+    };
+    if !account.is_open() {
+        return Ok(Err(NotBot::Closed));
+    }
+    if account.bot {
+        return Ok(Err(NotBot::Already));
+    }
+    let games = db
+        .query_opt(
+            "SELECT COUNT(*) AS n FROM account_games WHERE account = $1",
+            &args![id.as_str()],
+        )?
+        .map(|r| r.int("n"))
+        .transpose()?
+        .unwrap_or(0);
+    if games > 0 {
+        return Ok(Err(NotBot::HasGames));
+    }
+    db.execute(
+        "UPDATE accounts SET bot = TRUE WHERE id = $1",
+        &args![id.as_str()],
+    )?;
+    Ok(Ok(()))
+}
+
+/// Whether account `id` is a bot account.
+pub fn is_bot(db: &mut dyn Sql, id: &AccountId) -> anyhow::Result<bool> {
+    Ok(by_id(db, id)?.is_some_and(|a| a.bot))
+}
 
 /// Makes account `id` named `name` with password hash `hash`; refused if the name is taken.
 pub fn create(

@@ -116,6 +116,17 @@ impl Auth {
         password: &str,
         now_ms: i64,
     ) -> Result<SignedUp, AuthError> {
+        self.sign_up_as(name, password, false, now_ms).await
+    }
+
+    /// Makes an account as [`Self::sign_up`] does, a bot account if `bot`.
+    pub async fn sign_up_as(
+        &self,
+        name: &str,
+        password: &str,
+        bot: bool,
+        now_ms: i64,
+    ) -> Result<SignedUp, AuthError> {
         let name = Username::new(name)?;
         let password = Password::new(password)?;
         // A name seen taken costs no hash (the unique key still decides a race).
@@ -135,6 +146,10 @@ impl Auth {
             .transact(move |db| {
                 if let Err(taken) = accounts::create(db, &id, &name, &hash, now_ms)? {
                     return Ok(Err(taken));
+                }
+                if bot {
+                    // A new account has no game: this cannot be refused.
+                    accounts::make_bot(db, &id)?.map_err(anyhow::Error::new)?;
                 }
                 let recovery_codes = super::recovery::replace(db, &id, now_ms)?;
                 let session = sessions::create(db, &id, now_ms)?;

@@ -170,6 +170,24 @@ pub fn open_by_id(db: &mut dyn Sql, id: &str, now_ms: i64) -> anyhow::Result<Opt
     .transpose()
 }
 
+/// What became of challenge `id` at `now_ms`: open, accepted, declined, cancelled or
+/// expired; `None` if there is none.
+pub fn status_of(db: &mut dyn Sql, id: &str, now_ms: i64) -> anyhow::Result<Option<String>> {
+    db.query_opt(
+        "SELECT status, expires_ms FROM challenges WHERE id = $1",
+        &args![id],
+    )?
+    .map(|r| {
+        let status = r.text("status")?;
+        Ok(if status == "open" && r.int("expires_ms")? <= now_ms {
+            "expired".to_owned()
+        } else {
+            status
+        })
+    })
+    .transpose()
+}
+
 /// Records the game made for accepted challenge `id`.
 pub fn made(db: &mut dyn Sql, id: &str, game: &str) -> anyhow::Result<()> {
     db.execute(

@@ -103,6 +103,8 @@ pub struct Entry {
     pub opponent: Option<String>,
     /// Whether the opponent's account is deleted.
     pub opponent_deleted: bool,
+    /// Whether a program plays the opponent's account.
+    pub opponent_bot: bool,
     /// The speed.
     pub speed: String,
     /// Whether it is rated.
@@ -125,7 +127,7 @@ pub struct Entry {
 
 const ENTRY: &str = "SELECT g.game, g.colour, g.speed, g.rated, g.live, g.to_move, g.deadline_ms,
         g.result, g.rating_change, g.started_ms, g.ended_ms, g.opponent AS opponent_id,
-        o.username AS opponent_name
+        o.username AS opponent_name, COALESCE(o.bot, FALSE) AS opponent_bot
     FROM account_games g LEFT JOIN accounts o ON o.id = g.opponent";
 
 fn entry(r: &Row) -> anyhow::Result<Entry> {
@@ -143,6 +145,7 @@ fn entry(r: &Row) -> anyhow::Result<Entry> {
         colour: r.text("colour")?,
         opponent,
         opponent_deleted,
+        opponent_bot: r.bool("opponent_bot")?,
         speed: r.text("speed")?,
         rated: r.bool("rated")?,
         live: r.bool("live")?,
@@ -167,6 +170,16 @@ pub fn your_turn(db: &mut dyn Sql, account: &AccountId) -> anyhow::Result<Vec<En
     .iter()
     .map(entry)
     .collect()
+}
+
+/// Game `game` of `account`, if it plays it.
+pub fn one(db: &mut dyn Sql, account: &AccountId, game: &str) -> anyhow::Result<Option<Entry>> {
+    db.query_opt(
+        &format!("{ENTRY} WHERE g.account = $1 AND g.game = $2"),
+        &args![account.as_str(), game],
+    )?
+    .map(|r| entry(&r))
+    .transpose()
 }
 
 /// Which of an account's games a profile lists.

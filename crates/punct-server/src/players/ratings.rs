@@ -92,6 +92,17 @@ pub fn of(db: &mut dyn Sql, account: &AccountId) -> anyhow::Result<Vec<(Speed, R
     Ok(all)
 }
 
+/// A place of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    /// The player's name.
+    pub username: String,
+    /// Whether a program plays it.
+    pub bot: bool,
+    /// Its rating at the speed.
+    pub record: Record,
+}
+
 /// The best `limit` ratings in `speed` of open accounts whose ratings are not provisional
 /// as of `now_ms`, best first, with the accounts' names.
 pub fn leaderboard(
@@ -99,11 +110,11 @@ pub fn leaderboard(
     speed: Speed,
     limit: usize,
     now_ms: i64,
-) -> anyhow::Result<Vec<(String, Record)>> {
+) -> anyhow::Result<Vec<Placed>> {
     // A stored deviation at most 110 may have grown past it since: those are read and left
     // out here, so a few more than `limit` are read.
     let rows = db.query(
-        "SELECT a.username, r.rating, r.rd, r.volatility, r.games, r.updated_ms
+        "SELECT a.username, a.bot, r.rating, r.rd, r.volatility, r.games, r.updated_ms
          FROM ratings r JOIN accounts a ON a.id = r.account
          WHERE r.speed = $1 AND r.rd <= $2 AND a.deleted_ms IS NULL AND a.closed_ms IS NULL
          ORDER BY r.rating DESC LIMIT $3",
@@ -117,7 +128,11 @@ pub fn leaderboard(
     for r in rows {
         let rec = record(&r)?;
         if !rec.at(now_ms).provisional() && board.len() < limit {
-            board.push((r.text("username")?, rec));
+            board.push(Placed {
+                username: r.text("username")?,
+                bot: r.bool("bot")?,
+                record: rec,
+            });
         }
     }
     Ok(board)

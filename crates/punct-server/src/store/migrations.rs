@@ -61,6 +61,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "chat",
         sql: include_str!("migrations/0500_chat.sql"),
     },
+    Migration {
+        version: 600,
+        name: "bots",
+        sql: include_str!("migrations/0600_bots.sql"),
+    },
 ];
 
 /// The key of PostgreSQL's advisory lock held while migrating and while the base tables are

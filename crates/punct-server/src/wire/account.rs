@@ -8,7 +8,7 @@ use crate::players::accounts::Account;
 use crate::players::tokens::Token;
 use crate::wire::profile::Profile;
 
-/// `POST /api/account` and `POST /api/session`: a name and a password.
+/// `POST /api/session`: a name and a password.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
@@ -16,6 +16,19 @@ pub struct Credentials {
     pub username: String,
     /// The password.
     pub password: String,
+}
+
+/// `POST /api/account`: a name, a password, and whether a program plays the account.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignUp {
+    /// The username.
+    pub username: String,
+    /// The password.
+    pub password: String,
+    /// A bot account (API.md, "Bots"); default false.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// `POST /api/account/password`: the password now and the new one.
@@ -65,6 +78,8 @@ pub struct AccountView {
     pub username: String,
     /// When it was made.
     pub created_ms: i64,
+    /// Whether a program plays it.
+    pub bot: bool,
 }
 
 impl AccountView {
@@ -74,6 +89,7 @@ impl AccountView {
             id: account.id.as_str().to_owned(),
             username: account.shown_name().to_owned(),
             created_ms: account.created_ms,
+            bot: account.bot,
         }
     }
 }

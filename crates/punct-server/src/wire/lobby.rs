@@ -227,8 +227,12 @@ pub struct ChallengeView {
     pub id: String,
     /// The challenger's name.
     pub from: String,
+    /// Whether a program plays the challenger's account.
+    pub from_bot: bool,
     /// The challenged's name.
     pub to: String,
+    /// Whether a program plays the challenged's account.
+    pub to_bot: bool,
     /// Its time.
     #[serde(flatten)]
     pub time: TimeView,

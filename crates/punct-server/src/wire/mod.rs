@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod chat;
 pub mod client;
 pub mod error;
+pub mod events;
 pub mod health;
 pub mod legal;
 pub mod list;

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::players::games::Entry;
 use crate::players::glicko2::Rating;
 use crate::players::ratings::{Point, Record};
 use crate::players::speed::Speed;
@@ -66,6 +67,8 @@ pub struct Profile {
     pub username: String,
     /// When the account was made.
     pub created_ms: i64,
+    /// Whether a program plays it (API.md, "Bots").
+    pub bot: bool,
     /// Every speed's rating.
     pub ratings: Vec<RatingView>,
     /// Wins, draws and losses.
@@ -97,6 +100,8 @@ pub struct GameEntry {
     /// Who the opponent is, for a page to word it: `account`, `deleted` or `anonymous`
     /// (no account).
     pub opponent_kind: &'static str,
+    /// Whether a program plays the opponent's account.
+    pub opponent_bot: bool,
     /// The speed.
     pub speed: String,
     /// Whether it is rated.
@@ -113,6 +118,30 @@ pub struct GameEntry {
     pub ended_ms: Option<i64>,
 }
 
+impl GameEntry {
+    /// A player's game as the lists show it.
+    pub fn of(e: Entry) -> GameEntry {
+        GameEntry {
+            game: e.game,
+            colour: e.colour,
+            opponent_kind: match (e.opponent_deleted, &e.opponent) {
+                (true, _) => "deleted",
+                (false, Some(_)) => "account",
+                (false, None) => "anonymous",
+            },
+            opponent: e.opponent,
+            opponent_bot: e.opponent_bot,
+            speed: e.speed,
+            rated: e.rated,
+            live: e.live,
+            result: e.result,
+            rating_change: e.rating_change.map(|c| c.round() as i64),
+            started_ms: e.started_ms,
+            ended_ms: e.ended_ms,
+        }
+    }
+}
+
 /// `GET /api/players/{name}/games`.
 #[derive(Debug, Serialize)]
 pub struct GameList {
@@ -125,6 +154,8 @@ pub struct GameList {
 pub struct Place {
     /// The player's name.
     pub username: String,
+    /// Whether a program plays it.
+    pub bot: bool,
     /// The rating, rounded.
     pub rating: i64,
     /// Rated games played at this speed.

@@ -12,7 +12,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::wire::{
-    Credentials, ErrorBody, GameState, Me, NewGame, PlayerGames, SeatGrant, SignedIn, TokenMade,
+    AccountEvent, Challenge, ChallengeRequest, Credentials, ErrorBody, GameState, Me, NewGame,
+    PlayerGames, SeatGrant, SignedIn, TokenMade,
 };
 
 /// How long one request may take, connecting included.
@@ -258,6 +259,63 @@ impl Api {
         made
     }
 
+    /// Challenges a player.
+    pub fn challenge(&self, request: &ChallengeRequest) -> Result<Challenge, ApiError> {
+        self.post("/api/challenges", request)
+    }
+
+    /// Accepts (`true`) or declines challenge `id`.
+    pub fn answer_challenge(&self, id: &str, accept: bool) -> Result<(), ApiError> {
+        let answer = if accept { "accept" } else { "decline" };
+        let path = format!("/api/challenges/{}/{answer}", encoded(id));
+        let answer = self.send("POST", &path, Some("{}".to_owned()), &[])?;
+        checked(answer.status, &answer.body, self.token.is_some())
+    }
+
+    /// Resigns game `id`.
+    pub fn resign(&self, id: &str) -> Result<(), ApiError> {
+        let path = format!("/api/games/{}/resign", encoded(id));
+        let answer = self.send("POST", &path, Some("{}".to_owned()), &[])?;
+        checked(answer.status, &answer.body, self.token.is_some())
+    }
+
+    /// Opens the account's event stream (`GET /api/stream/events`). The stream has no
+    /// time limit; the server writes an empty line every few seconds, so a reader that
+    /// hears nothing for [`EVENTS_SILENCE`] may take it for lost.
+    pub fn events(&self) -> Result<EventStream, ApiError> {
+        let url = format!("{}/api/stream/events", self.base);
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_connect(Some(REQUEST_TIMEOUT))
+            .timeout_recv_response(Some(REQUEST_TIMEOUT))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut request = ureq::http::Request::builder()
+            .method("GET")
+            .uri(&url)
+            .header("Accept", "application/x-ndjson");
+        if let Some(token) = &self.token {
+            request = request.header("Authorization", format!("Bearer {token}"));
+        }
+        let request = request
+            .body(())
+            .map_err(|e| ApiError::Unreachable(e.to_string()))?;
+        let mut response = agent
+            .run(request)
+            .map_err(|e| ApiError::Unreachable(format!("{url}: {e}")))?;
+        let status = response.status().as_u16();
+        if status != 200 {
+            let body = response.body_mut().read_to_string().unwrap_or_default();
+            checked(status, &body, self.token.is_some())?;
+            return Err(ApiError::BadAnswer(format!(
+                "the event stream answered {status}"
+            )));
+        }
+        Ok(EventStream {
+            lines: std::io::BufReader::new(Box::new(response.into_body().into_reader())),
+        })
+    }
+
     /// Revokes token `id` (the token the requests carry may revoke itself).
     pub fn revoke(&self, id: &str) -> Result<(), ApiError> {
         let answer = self.send(
@@ -267,6 +325,57 @@ impl Api {
             &[],
         )?;
         checked(answer.status, &answer.body, self.token.is_some())
+    }
+}
+
+/// How long an event stream may be silent before its reader takes it for lost: the server
+/// writes at least every 5 s.
+pub const EVENTS_SILENCE: Duration = Duration::from_secs(20);
+
+/// An account's event stream, read line by line.
+pub struct EventStream {
+    lines: std::io::BufReader<Box<dyn std::io::Read + Send>>,
+}
+
+/// What the stream brought next.
+#[derive(Debug, PartialEq)]
+pub enum StreamNews {
+    /// An event.
+    Event(AccountEvent),
+    /// The server's sign of life.
+    Alive,
+    /// A line this client does not read, and why.
+    Unread(String),
+}
+
+impl EventStream {
+    /// The next line, blocking; an error once the stream ended or broke.
+    pub fn read(&mut self) -> Result<StreamNews, ApiError> {
+        use std::io::BufRead as _;
+        let mut line = String::new();
+        // A line is bounded, so that a server gone wrong cannot fill the memory.
+        let read = std::io::Read::take(&mut self.lines, MAX_EVENT_LINE)
+            .read_line(&mut line)
+            .map_err(|e| ApiError::Unreachable(format!("the event stream broke off: {e}")))?;
+        if read == 0 {
+            return Err(ApiError::Unreachable("the event stream ended".to_owned()));
+        }
+        Ok(read_event(&line))
+    }
+}
+
+/// The longest line of the event stream read.
+const MAX_EVENT_LINE: u64 = 1 << 20;
+
+/// One line of the event stream, read.
+pub fn read_event(line: &str) -> StreamNews {
+    let line = line.trim();
+    if line.is_empty() {
+        return StreamNews::Alive;
+    }
+    match serde_json::from_str(line) {
+        Ok(event) => StreamNews::Event(event),
+        Err(e) => StreamNews::Unread(format!("{e} in `{}`", quoted(line))),
     }
 }
 
@@ -302,6 +411,45 @@ fn encoded(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::online::wire::{AccountEvent, Challenge};
+
+    #[test]
+    fn event_lines_read_as_events_signs_of_life_or_refusals() {
+        assert_eq!(read_event("\n"), StreamNews::Alive);
+        let line = r#"{"type":"challenge","challenge":{"id":"c1","from":"Ada","from_bot":false,
+            "to":"Bot","to_bot":true,"clock":{"initial":600,"increment":5},"speed":"rapid",
+            "rated":true,"colour":"random","status":"open","game":null,"created_ms":1,
+            "expires_ms":2}}"#
+            .replace('\n', "");
+        assert_eq!(
+            read_event(&line),
+            StreamNews::Event(AccountEvent::Challenge {
+                challenge: Challenge {
+                    id: "c1".into(),
+                    from: "Ada".into(),
+                    from_bot: false,
+                    to: "Bot".into(),
+                    speed: "rapid".into(),
+                    rated: true,
+                }
+            })
+        );
+        assert_eq!(
+            read_event(r#"{"type":"something_newer","x":1}"#),
+            StreamNews::Event(AccountEvent::Other)
+        );
+        let StreamNews::Unread(why) = read_event("{\"type\":\"challenge\"}\u{7}") else {
+            panic!("a broken line was read");
+        };
+        assert!(why.contains("\\u{7}"), "{why}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_line_of_the_stream_panics(line in "\\PC{0,200}") {
+            let _ = read_event(&line);
+        }
+    }
 
     #[test]
     fn refusals_carry_the_servers_reason_and_a_401_means_the_token() {

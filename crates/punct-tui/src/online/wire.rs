@@ -76,6 +76,9 @@ pub struct ClockState {
     pub white_ms: i64,
     /// Black's time left, in milliseconds.
     pub black_ms: i64,
+    /// The time added after each move, in milliseconds.
+    #[serde(default)]
+    pub increment_ms: i64,
     /// The side whose time runs.
     pub running: Option<String>,
     /// A correspondence game's days per move.
@@ -225,7 +228,7 @@ pub struct PlayerGames {
 }
 
 /// A line of a player's games.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct PlayerGame {
     /// The game's id.
     pub game: String,
@@ -233,10 +236,92 @@ pub struct PlayerGame {
     pub colour: String,
     /// The other player's account name, when a person with an account holds it.
     pub opponent: Option<String>,
+    /// Whether a program plays the opponent's account.
+    #[serde(default)]
+    pub opponent_bot: bool,
     /// `blitz`, `rapid`, `classical` or `correspondence`.
     pub speed: String,
+    /// Whether it is rated.
+    #[serde(default)]
+    pub rated: bool,
     /// Whether the game is being played.
     pub live: bool,
+    /// `win`, `draw`, `loss` or `aborted` once it ended.
+    #[serde(default)]
+    pub result: Option<String>,
+}
+
+/// A challenge as the server lists it.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Challenge {
+    /// Its id.
+    pub id: String,
+    /// The challenger's name.
+    pub from: String,
+    /// Whether a program plays the challenger's account.
+    #[serde(default)]
+    pub from_bot: bool,
+    /// The challenged's name.
+    pub to: String,
+    /// `blitz`, `rapid`, `classical` or `correspondence`.
+    pub speed: String,
+    /// Rated or casual.
+    pub rated: bool,
+}
+
+/// One line of an account's event stream (`GET /api/stream/events`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AccountEvent {
+    /// A challenge to or from the account is open.
+    Challenge {
+        /// The challenge.
+        challenge: Challenge,
+    },
+    /// A challenge told of is no longer open.
+    ChallengeGone {
+        /// Its id.
+        id: String,
+        /// accepted, declined, cancelled or expired.
+        status: String,
+    },
+    /// A game of the account is being played.
+    GameStart {
+        /// The game.
+        game: PlayerGame,
+    },
+    /// A game told of ended.
+    GameFinish {
+        /// The game, with its result.
+        game: PlayerGame,
+    },
+    /// An event a newer server sends that this client does not know.
+    #[serde(other)]
+    Other,
+}
+
+/// `POST /api/challenges`' body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChallengeRequest {
+    /// Whom to challenge.
+    pub to: String,
+    /// A clock, or else `days`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockTerms>,
+    /// Days per move, or else `clock`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
+    /// Rated or casual.
+    pub rated: bool,
+}
+
+/// A clock as the lobby takes it: seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockTerms {
+    /// Each side's initial time, seconds.
+    pub initial: i64,
+    /// Seconds added after each move.
+    pub increment: i64,
 }
 
 /// `POST /api/games`' body: the games the API lets a terminal make today.

@@ -1,7 +1,7 @@
 //! `punct admin`: the operator's commands against the server's database (`--db`), which
 //! may be in use by running servers at the same time (PostgreSQL; an SQLite file is locked
 //! by its server, so stop it first): list and close reports, mute and unmute, close an
-//! account.
+//! account, make one a bot account.
 
 use anyhow::Context as _;
 use punct_server::ops::time::TimeSource;
@@ -85,6 +85,14 @@ pub fn run(args: AdminArgs) -> anyhow::Result<()> {
                     .await?;
                 anyhow::ensure!(closed, "the account `{name}` was closed already");
                 println!("{name} closed: signed out everywhere, and can no longer sign in");
+            }
+            AdminAction::Bot { name } => {
+                let account = named(&store, &name).await?;
+                store
+                    .transact(move |db| accounts::make_bot(db, &account.id))
+                    .await?
+                    .with_context(|| format!("`{name}` cannot become a bot account"))?;
+                println!("{name} is a bot account: it plays through the API, not in the lobby");
             }
         }
         Ok(())

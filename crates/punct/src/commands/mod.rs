@@ -2,6 +2,7 @@
 
 mod admin;
 mod bench;
+mod bot;
 mod engine;
 mod login;
 mod match_;
@@ -50,6 +51,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Login(args) => login::login(args),
         Command::Logout(args) => login::logout(args),
         Command::Worker(args) => worker::run(args),
+        Command::Bot(args) => bot::run(args),
     }
 }
 

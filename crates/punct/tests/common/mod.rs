@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // Each test file uses its own part of the helpers.
 
+pub mod server;
+
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
 

@@ -65,6 +65,18 @@ pub(in crate::http) async fn claim(
 ) -> Result<Response, Response> {
     let account = viewer.signed_in().map_err(refused)?.clone();
     let req: Claim = parse(&body).map_err(refused)?;
+    let who = account.clone();
+    let bot = hub
+        .database()
+        .query(move |db| crate::players::accounts::is_bot(db, &who))
+        .await
+        .map_err(failed)?;
+    if bot {
+        return Err(refused(ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            "a bot account claims no games played by a person",
+        )));
+    }
     if req.games.len() > MOST {
         return Err(refused(ApiError::bad_request(format!(
             "at most {MOST} games at once"

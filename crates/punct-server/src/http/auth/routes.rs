@@ -18,7 +18,7 @@ use crate::http::extract::parse;
 use crate::players::accounts::AccountId;
 use crate::players::auth::{Auth, AuthError};
 use crate::players::sessions::NewSession;
-use crate::wire::account::{AccountView, Credentials, Recovery, SignedIn, SignedUp};
+use crate::wire::account::{AccountView, Credentials, Recovery, SignUp, SignedIn, SignedUp};
 
 /// The view of account `id`, just signed in.
 async fn view(auth: &Auth, id: &AccountId) -> Result<AccountView, Response> {
@@ -47,9 +47,9 @@ pub(in crate::http) async fn sign_up(
     client: Client,
     body: Bytes,
 ) -> Result<Response, Response> {
-    let req: Credentials = parse(&body).map_err(IntoResponse::into_response)?;
+    let req: SignUp = parse(&body).map_err(IntoResponse::into_response)?;
     let made = auth
-        .sign_up(&req.username, &req.password, hub.time().now_ms())
+        .sign_up_as(&req.username, &req.password, req.bot, hub.time().now_ms())
         .await
         .map_err(answer)?;
     let body = SignedUp {

@@ -1,0 +1,174 @@
+//! Bot accounts and the account's event stream through real servers: refused without a
+//! sign-in; on two nodes sharing a real PostgreSQL (skipped with a message without
+//! Debian's `postgresql`), a stream open on node B is told of a challenge made on node A,
+//! of its acceptance there and of the game's start and end; a stream opened again is told
+//! what is still open.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::browser::{Browser, PASSWORD};
+use common::pg_cluster::Cluster;
+use common::*;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+/// An event stream as a program reads it: lines, split from the body's chunks.
+struct Stream {
+    response: reqwest::Response,
+    buffer: Vec<u8>,
+}
+
+impl Stream {
+    async fn open(base: &str, b: &Browser) -> Stream {
+        let mut req = reqwest::Client::new().get(format!("{base}/api/stream/events"));
+        if let Some(s) = &b.session {
+            req = req.header("cookie", format!("punct_session={s}"));
+        }
+        let response = req.send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/x-ndjson",
+            "{:?}",
+            response.headers()
+        );
+        Stream {
+            response,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// The next event of `kind` (keep-alive lines and other events skipped), within 20 s.
+    async fn next(&mut self, kind: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            while let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.buffer.drain(..=end).collect();
+                let text = String::from_utf8(line).unwrap();
+                if text.trim().is_empty() {
+                    continue;
+                }
+                let event: Value = serde_json::from_str(&text).unwrap();
+                if event["type"] == kind {
+                    return event;
+                }
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let chunk = tokio::time::timeout(left, self.response.chunk())
+                .await
+                .unwrap_or_else(|_| panic!("no {kind} event within 20 s"))
+                .unwrap()
+                .expect("the stream stays open");
+            self.buffer.extend_from_slice(&chunk);
+        }
+    }
+}
+
+async fn bot_signed_up(base: &str, name: &str) -> Browser {
+    let mut b = Browser::anonymous(base);
+    let body = json!({ "username": name, "password": PASSWORD, "bot": true });
+    let (status, made) = b.send(Method::POST, "/api/account", Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["account"]["bot"], true, "{made}");
+    b
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_event_stream_needs_an_account() {
+    let base = start_in_process(&temp_db("events-anonymous")).await;
+    let (status, body) = get(&format!("{base}/api/stream/events"), None).await;
+    assert_eq!(status, 401, "{body}");
+    assert_eq!(body["error"], "sign in first", "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_stream_on_one_node_hears_what_happens_on_another() {
+    let Some(pg) = tokio::task::spawn_blocking(|| Cluster::start("bots-events"))
+        .await
+        .unwrap()
+    else {
+        return;
+    };
+    let db = Path::new(&pg.url).to_owned();
+    let (addr_a, addr_b) = (free_addr(), free_addr());
+    let _a = Process::start_with(addr_a, &db, |c| {
+        c.env("PUNCT_NODE", "node-a");
+    })
+    .await;
+    let _b = Process::start_with(addr_b, &db, |c| {
+        c.env("PUNCT_NODE", "node-b");
+    })
+    .await;
+    let (a, b) = (format!("http://{addr_a}"), format!("http://{addr_b}"));
+
+    let mut bot = bot_signed_up(&a, "StreamBot").await;
+    let mut ada = Browser::signed_up(&a, "Ada").await;
+    let mut stream = Stream::open(&b, &bot).await;
+
+    let (status, made) = ada
+        .post("/api/challenges", json!({"to": "StreamBot", "days": 3}))
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let heard = stream.next("challenge").await;
+    assert_eq!(heard["challenge"]["id"], made["id"], "{heard}");
+    assert_eq!(heard["challenge"]["from"], "Ada", "{heard}");
+    assert_eq!(heard["challenge"]["from_bot"], false, "{heard}");
+    assert_eq!(heard["challenge"]["to_bot"], true, "{heard}");
+
+    let id = made["id"].as_str().unwrap();
+    let (status, started) = bot
+        .post(&format!("/api/challenges/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let game = stream.next("game_start").await;
+    assert_eq!(game["game"]["game"], started["game"], "{game}");
+    assert_eq!(game["game"]["opponent"], "Ada", "{game}");
+    assert_eq!(game["game"]["speed"], "correspondence", "{game}");
+    let gone = stream.next("challenge_gone").await;
+    assert_eq!(
+        gone,
+        json!({"type": "challenge_gone", "id": id, "status": "accepted"})
+    );
+
+    let game_id = started["game"].as_str().unwrap();
+    let (status, body) = ada
+        .post(&format!("/api/games/{game_id}/resign"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let finish = stream.next("game_finish").await;
+    assert_eq!(finish["game"]["game"], game_id, "{finish}");
+    assert_eq!(finish["game"]["result"], "win", "{finish}");
+    assert_eq!(finish["game"]["live"], false, "{finish}");
+
+    // Declined, it goes as declined; a stream opened again is told what is still open.
+    let (_, declined) = ada
+        .post("/api/challenges", json!({"to": "StreamBot", "days": 1}))
+        .await;
+    stream.next("challenge").await;
+    let declined = declined["id"].as_str().unwrap();
+    let (status, _) = bot
+        .post(&format!("/api/challenges/{declined}/decline"), json!({}))
+        .await;
+    assert_eq!(status, 204);
+    let gone = stream.next("challenge_gone").await;
+    assert_eq!(gone["status"], "declined", "{gone}");
+    let (_, open) = ada
+        .post("/api/challenges", json!({"to": "StreamBot", "days": 7}))
+        .await;
+    drop(stream);
+    let mut again = Stream::open(&a, &bot).await;
+    let told = again.next("challenge").await;
+    assert_eq!(told["challenge"]["id"], open["id"], "{told}");
+    // A bot cannot turn into one again, nor Ada, who has played.
+    let (status, _) = bot.post("/api/account/bot", json!({})).await;
+    assert_eq!(status, 409);
+    let (status, refused) = ada.post("/api/account/bot", json!({})).await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(
+        refused["error"].as_str().unwrap().contains("played games"),
+        "{refused}"
+    );
+}
