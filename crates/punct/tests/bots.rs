@@ -249,3 +249,45 @@ fn two_bots_play_a_rated_game_through_a_server_restart_and_a_person_s_challenge(
     drop((a, b, server));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bot_whose_engine_is_gone_resigns_and_says_why() {
+    let dir = scratch_dir("gone");
+    let server = Server::start(&dir.join("gone.db"));
+    let url = server.url();
+    let crashy = bot_with_token(&url, "Crashy");
+    let ada = account_with_token(&url, "Ada");
+    // A program that ends at once: no engine to start, none after starting it again.
+    let bot = Bot::start(
+        &dir,
+        "crashy",
+        &url,
+        &crashy,
+        &["--engine", "cmd:/bin/false"],
+    );
+    let (status, challenge) = post(
+        &format!("{url}/api/challenges"),
+        &ada,
+        json!({"to": "Crashy", "days": 3, "colour": "black"}),
+    );
+    assert_eq!(status, 201, "{challenge}");
+    // The game may be over before it is seen live: Ada's latest game, live or not.
+    let game = wait_for(30, "Ada's game with the bot", &[&bot], || {
+        let (_, games) = get(&format!("{url}/api/players/Ada/games"), None);
+        games["games"][0]["game"].as_str().map(str::to_owned)
+    });
+    let end = wait_for(30, "the bot's resignation", &[&bot], || {
+        let (_, state) = get(&format!("{url}/api/games/{game}"), None);
+        (!state["outcome"].is_null()).then_some(state)
+    });
+    assert_eq!(end["outcome"]["termination"], "resignation", "{end}");
+    assert_eq!(end["outcome"]["winner"], "black", "{end}");
+    let log = wait_for(10, "the bot's word on it", &[&bot], || {
+        let log = bot.log();
+        log.contains(&format!("game {game} stopped: resigned:"))
+            .then_some(log)
+    });
+    assert!(log.contains("/bin/false"), "{log}");
+    drop((bot, server));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -49,7 +49,10 @@ pub fn play(seat: Seat, news: &Sender<News>) -> Result<String, String> {
     };
     let state = state_with_retries(&seat.api, &seat.id, &log)?;
     let mut game = RemoteGame::connect(&seat.api, state)?;
-    let mut engine = start(&seat)?;
+    let mut engine = match start(&seat) {
+        Ok(engine) => engine,
+        Err(why) => return resign(&seat, &why),
+    };
     let mut failures = 0;
     loop {
         for note in game.poll() {
@@ -80,17 +83,25 @@ pub fn play(seat: Seat, news: &Sender<News>) -> Result<String, String> {
                     failures += 1;
                     log(format!("the engine failed ({why})"));
                     if failures >= FAILURES {
-                        let said = format!("resigned: the engine failed twice in a row ({why})");
-                        return match seat.api.resign(&seat.id) {
-                            Ok(()) => Err(said),
-                            Err(e) => Err(format!("{said}, and resigning failed: {e}")),
-                        };
+                        return resign(&seat, &format!("the engine failed twice in a row ({why})"));
                     }
-                    engine = start(&seat)?;
+                    engine = match start(&seat) {
+                        Ok(engine) => engine,
+                        Err(why) => return resign(&seat, &why),
+                    };
                 }
             }
         }
         std::thread::sleep(POLL);
+    }
+}
+
+/// Resigns the game, the engine being gone for `why`: rather than let its clock run out.
+fn resign(seat: &Seat, why: &str) -> Result<String, String> {
+    let said = format!("resigned: {why}");
+    match seat.api.resign(&seat.id) {
+        Ok(()) => Err(said),
+        Err(e) => Err(format!("{said}, and resigning failed: {e}")),
     }
 }
 
