@@ -162,6 +162,9 @@ async fn a_stream_on_one_node_hears_what_happens_on_another() {
     let mut again = Stream::open(&a, &bot).await;
     let told = again.next("challenge").await;
     assert_eq!(told["challenge"]["id"], open["id"], "{told}");
+    // A bot claims no games a person played in a browser.
+    let (status, refused) = bot.post("/api/account/claim", json!({"games": []})).await;
+    assert_eq!(status, 403, "{refused}");
     // A bot cannot turn into one again, nor Ada, who has played.
     let (status, _) = bot.post("/api/account/bot", json!({})).await;
     assert_eq!(status, 409);

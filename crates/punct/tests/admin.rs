@@ -13,9 +13,12 @@ use common::{punct, stderr, stdout};
 use punct_server::ops::time::TimeSource;
 use punct_server::players::accounts::{self, AccountId};
 use punct_server::players::chat::{self, Refusal, Room, Writer};
+use punct_server::players::games::{self, Seat};
+use punct_server::players::speed::Speed;
 use punct_server::players::username::Username;
 use punct_server::room::Stored;
 use punct_server::store::Store;
+use punct_server::store::sql::Attached as _;
 
 /// A fresh SQLite path in a fresh temporary directory (also what `pg_cluster` keeps its
 /// cluster beside).
@@ -205,6 +208,67 @@ fn admin_reports_mutes_and_closes_on_postgres() {
         return;
     };
     reports_mutes_and_closes_on(Path::new(&cluster.url));
+}
+
+#[test]
+fn admin_makes_a_bot_account_only_of_one_without_games() {
+    let db = temp_db("admin-bot");
+    let rt = runtime();
+    let (fresh, played) = rt.block_on(async {
+        let store = Store::open::<Stored>(&db, TimeSource::system()).unwrap();
+        let now = TimeSource::system().now_ms();
+        let fresh = account(&store, "Crafty", now).await;
+        let played = account(&store, "Person", now).await;
+        let seat = Seat {
+            game: "g1".into(),
+            colour: punct_core::Colour::White,
+            account: played.clone(),
+            opponent: None,
+            speed: Speed::Rapid,
+            rated: false,
+            started_ms: now,
+        };
+        store
+            .transact(move |db| games::joined(&seat).apply(db))
+            .await
+            .unwrap();
+        (fresh, played)
+    });
+    let out = admin(&db, &["bot", "crafty"]);
+    assert!(stdout(&out).contains("crafty is a bot account"));
+    let out = admin(&db, &["bot", "Crafty"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("a bot account already"),
+        "{}",
+        stderr(&out)
+    );
+    let out = admin(&db, &["bot", "Person"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("played games as a person"),
+        "{}",
+        stderr(&out)
+    );
+    let out = admin(&db, &["bot", "nobody"]);
+    assert!(
+        stderr(&out).contains("no account named `nobody`"),
+        "{}",
+        stderr(&out)
+    );
+    rt.block_on(async {
+        let store = Store::open::<Stored>(&db, TimeSource::system()).unwrap();
+        let bots = store
+            .query(move |db| {
+                Ok((
+                    accounts::is_bot(db, &fresh)?,
+                    accounts::is_bot(db, &played)?,
+                ))
+            })
+            .await
+            .unwrap();
+        assert_eq!(bots, (true, false));
+    });
 }
 
 #[test]

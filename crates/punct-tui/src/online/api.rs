@@ -267,21 +267,23 @@ impl Api {
     /// Accepts (`true`) or declines challenge `id`.
     pub fn answer_challenge(&self, id: &str, accept: bool) -> Result<(), ApiError> {
         let answer = if accept { "accept" } else { "decline" };
-        let path = format!("/api/challenges/{}/{answer}", encoded(id));
-        let answer = self.send("POST", &path, Some("{}".to_owned()), &[])?;
-        checked(answer.status, &answer.body, self.token.is_some())
+        self.act("POST", &format!("/api/challenges/{}/{answer}", encoded(id)))
     }
 
     /// Resigns game `id`.
     pub fn resign(&self, id: &str) -> Result<(), ApiError> {
-        let path = format!("/api/games/{}/resign", encoded(id));
-        let answer = self.send("POST", &path, Some("{}".to_owned()), &[])?;
+        self.act("POST", &format!("/api/games/{}/resign", encoded(id)))
+    }
+
+    /// A request whose answer says only whether it was done.
+    fn act(&self, method: &str, path: &str) -> Result<(), ApiError> {
+        let body = (method == "POST").then(|| "{}".to_owned());
+        let answer = self.send(method, path, body, &[])?;
         checked(answer.status, &answer.body, self.token.is_some())
     }
 
     /// Opens the account's event stream (`GET /api/stream/events`). The stream has no
-    /// time limit; the server writes an empty line every few seconds, so a reader that
-    /// hears nothing for [`EVENTS_SILENCE`] may take it for lost.
+    /// time limit; the server writes an empty line every 5 s while nothing happens.
     pub fn events(&self) -> Result<EventStream, ApiError> {
         let url = format!("{}/api/stream/events", self.base);
         let agent: ureq::Agent = ureq::Agent::config_builder()
@@ -318,19 +320,9 @@ impl Api {
 
     /// Revokes token `id` (the token the requests carry may revoke itself).
     pub fn revoke(&self, id: &str) -> Result<(), ApiError> {
-        let answer = self.send(
-            "DELETE",
-            &format!("/api/account/tokens/{}", encoded(id)),
-            None,
-            &[],
-        )?;
-        checked(answer.status, &answer.body, self.token.is_some())
+        self.act("DELETE", &format!("/api/account/tokens/{}", encoded(id)))
     }
 }
-
-/// How long an event stream may be silent before its reader takes it for lost: the server
-/// writes at least every 5 s.
-pub const EVENTS_SILENCE: Duration = Duration::from_secs(20);
 
 /// An account's event stream, read line by line.
 pub struct EventStream {

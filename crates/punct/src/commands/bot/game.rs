@@ -68,8 +68,7 @@ pub fn play(seat: Seat, news: &Sender<News>) -> Result<String, String> {
         }
         if game.our_turn() && *game.connection() == Connection::Connected {
             let limits = limits(&game, seat.movetime);
-            let position = game.game().clone();
-            match engine.choose(&position, &limits) {
+            match engine.choose(game.game(), &limits) {
                 Ok(mv) => {
                     // The state may have moved on while the engine thought (the opponent
                     // resigned, a flag fell): the move is then not made, and said why.

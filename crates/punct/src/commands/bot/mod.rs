@@ -82,10 +82,11 @@ pub fn run(args: BotArgs) -> anyhow::Result<()> {
     let me = whoami(&api)?;
     tracing::info!("signed in to {server} as {me}, playing with {engine}");
     let (tx, rx) = mpsc::channel();
-    let events = {
+    // The stream's thread ends by itself once nobody reads what it sends.
+    {
         let (api, tx) = (api.clone(), tx.clone());
-        std::thread::spawn(move || follow_events(&api, &tx))
-    };
+        std::thread::spawn(move || follow_events(&api, &tx));
+    }
     let bot = Bot {
         api,
         me,
@@ -96,9 +97,7 @@ pub fn run(args: BotArgs) -> anyhow::Result<()> {
         seed: 0,
         news: tx,
     };
-    let why = bot.serve(&rx, challenge);
-    drop(events);
-    bail!(why)
+    bail!(bot.serve(&rx, challenge))
 }
 
 /// The request of `--challenge`.
