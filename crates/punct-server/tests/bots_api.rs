@@ -27,6 +27,18 @@ impl Stream {
         if let Some(s) = &b.session {
             req = req.header("cookie", format!("punct_session={s}"));
         }
+        Stream::of(req).await
+    }
+
+    /// The stream of API token `token`.
+    async fn with_token(base: &str, token: &str) -> Stream {
+        let req = reqwest::Client::new()
+            .get(format!("{base}/api/stream/events"))
+            .bearer_auth(token);
+        Stream::of(req).await
+    }
+
+    async fn of(req: reqwest::RequestBuilder) -> Stream {
         let response = req.send().await.unwrap();
         assert_eq!(response.status(), 200);
         assert_eq!(
@@ -38,6 +50,19 @@ impl Stream {
         Stream {
             response,
             buffer: Vec::new(),
+        }
+    }
+
+    /// Whether the stream ends within `secs` (keep-alive lines and events read past).
+    async fn ends_within(&mut self, secs: u64) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match tokio::time::timeout(left, self.response.chunk()).await {
+                Err(_) => return false,
+                Ok(Ok(None) | Err(_)) => return true,
+                Ok(Ok(Some(_))) => {}
+            }
         }
     }
 
@@ -173,5 +198,44 @@ async fn a_stream_on_one_node_hears_what_happens_on_another() {
     assert!(
         refused["error"].as_str().unwrap().contains("played games"),
         "{refused}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_ends_once_its_token_is_revoked_or_its_session_signed_out() {
+    let base = start_in_process(&temp_db("events-revoked")).await;
+    let mut bot = bot_signed_up(&base, "RevokedBot").await;
+    let (status, made) = bot
+        .post("/api/account/tokens", json!({"name": "engine"}))
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let token = made["token"].as_str().unwrap();
+    let mut by_token = Stream::with_token(&base, token).await;
+    let mut by_session = Stream::open(&base, &bot).await;
+
+    let (status, _) = bot
+        .send(
+            Method::DELETE,
+            &format!("/api/account/tokens/{}", made["id"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    assert_eq!(status, 204);
+    assert!(
+        by_token.ends_within(15).await,
+        "the revoked token's stream goes on"
+    );
+    assert!(
+        !by_session.ends_within(1).await,
+        "the session's stream ended with the token"
+    );
+    let (status, body) = get(&format!("{base}/api/stream/events"), Some(token)).await;
+    assert_eq!(status, 401, "{body}");
+
+    let (status, _) = bot.send(Method::DELETE, "/api/session", None).await;
+    assert!(status == 200 || status == 204, "{status}");
+    assert!(
+        by_session.ends_within(15).await,
+        "the signed-out session's stream goes on"
     );
 }

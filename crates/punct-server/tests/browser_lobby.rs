@@ -3,7 +3,7 @@
 //! one click; both land in the game (the seeker by the lobby's socket), play it to its end
 //! (a move, then a resignation) and both profiles show the Glicko-2 ratings computed by
 //! hand. Then a challenge from the profile page, declined, and another, accepted: the
-//! challenged lands in the game. Skipped (with a message) without Chromium. (The
+//! challenged lands in the game; a bot's challenge, profile and seat are marked BOT. Skipped (with a message) without Chromium. (The
 //! correspondence game across a restart with the controlled clock is tests/lobby_api.rs's.)
 
 mod common;
@@ -11,7 +11,9 @@ mod webdriver;
 
 use std::time::Duration;
 
+use common::browser::Browser;
 use punct_server::players::glicko2::{Rating, Score, rate_game};
+use reqwest::Method;
 use serde_json::json;
 use webdriver::{Driver, Session};
 
@@ -139,6 +141,29 @@ async fn two_players_meet_in_the_lobby_and_by_challenge() {
                 assert!(state["seats"]["white"]["name"].is_string(), "{state}");
             }
         }
+
+        // A bot is marked BOT where Ada meets it: its challenge in her lobby, its profile,
+        // and its seat in their game.
+        let mut robo = Browser::anonymous(&base);
+        let body = json!({ "username": "Robo_L", "password": PASSWORD, "bot": true });
+        let (status, made) = robo.send(Method::POST, "/api/account", Some(body)).await;
+        assert_eq!(status, 201, "{made}");
+        let (status, sent) = robo.post("/api/challenges", json!({ "to": "Ada_L", "days": 3 })).await;
+        assert_eq!(status, 201, "{sent}");
+        ada.goto(&format!("{base}/lobby")).await;
+        let marked = ada
+            .wait("Robo's challenge, marked", "const m = document.querySelector('#challenges-in [data-challenge] .bot-mark'); return !!m && m.textContent;")
+            .await;
+        assert_eq!(marked, "BOT");
+        ada.click("#challenges-in .challenge-accept").await;
+        in_game(&ada, "Ada in Robo's game").await;
+        ada.wait("Robo's seat, marked", "return [...document.querySelectorAll('.players .name')].some(n => n.textContent.includes('Robo_L') && !!n.querySelector('.bot-mark'));").await;
+        ada.goto(&format!("{base}/@/Robo_L")).await;
+        ada.wait("Robo's profile, marked", "return !!document.querySelector('#profile-name .bot-mark');").await;
+        ada.goto(&format!("{base}/@/Bo_L")).await;
+        ada.wait("Bo's profile", "return !!document.getElementById('profile-name');").await;
+        assert!(ada.eval("return !document.querySelector('#profile-name .bot-mark');", json!([])).await.as_bool().unwrap(), "a person marked as a bot");
+
         ada.quit().await;
         bo.quit().await;
     })

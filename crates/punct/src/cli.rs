@@ -526,6 +526,49 @@ pub struct ServeArgs {
     /// SQLite)
     #[arg(long, env = "PUNCT_ENGINE", default_value = "local")]
     pub engine: punct_server::engine::EngineMode,
+    /// The computer levels this server plays as bot accounts (`punct-level-N`, rated
+    /// among the players; docs/bots.md): `all`, `none`, or levels such as `1,5,9`. With
+    /// several nodes on one database, one node plays them and the others say `none`.
+    #[arg(long, env = "PUNCT_HOUSE_BOTS", default_value = "all", value_parser = house_levels)]
+    pub house_bots: HouseLevels,
+    /// The house bots keep challenging the level above to rated blitz games, so that
+    /// their ratings settle among themselves (a machine's worth of searching)
+    #[arg(long)]
+    pub house_sparring: bool,
+}
+
+/// The levels of `--house-bots`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HouseLevels(pub Vec<punct_engine::Level>);
+
+/// Reads `--house-bots`: `all`, `none`, or levels separated by commas.
+fn house_levels(text: &str) -> Result<HouseLevels, String> {
+    use punct_engine::Level;
+    match text.trim() {
+        "all" => return Ok(HouseLevels(Level::all().collect())),
+        "none" => return Ok(HouseLevels(Vec::new())),
+        _ => {}
+    }
+    let mut levels = Vec::new();
+    for word in text.split(',') {
+        let level = word
+            .trim()
+            .parse::<u8>()
+            .ok()
+            .and_then(Level::new)
+            .ok_or_else(|| {
+                format!(
+                    "`{}` is not a level: expected all, none, or levels 1 to {} such as 1,5,9",
+                    word.trim(),
+                    Level::MAX
+                )
+            })?;
+        if !levels.contains(&level) {
+            levels.push(level);
+        }
+    }
+    levels.sort();
+    Ok(HouseLevels(levels))
 }
 
 /// Options of `punct bot`.

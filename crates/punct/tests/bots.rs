@@ -291,3 +291,124 @@ fn a_bot_whose_engine_is_gone_resigns_and_says_why() {
     drop((bot, server));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The speed `speed`'s rating in a profile.
+fn rating(profile: &Value, speed: &str) -> Value {
+    profile["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["speed"] == speed)
+        .cloned()
+        .unwrap()
+}
+
+#[test]
+fn the_site_s_levels_are_rated_bot_accounts_that_spar_and_take_challenges() {
+    let dir = scratch_dir("house");
+    let options = ["--house-bots", "1,2", "--house-sparring"];
+    let server = Server::start_with(&dir.join("house.db"), &options);
+    let url = server.url();
+    // The levels asked for are bot accounts with their seeded ratings; no other level is.
+    let (status, two) = get(&format!("{url}/api/players/punct-level-2"), None);
+    assert_eq!(status, 200, "{two}");
+    assert_eq!(two["bot"], true, "{two}");
+    let correspondence = rating(&two, "correspondence");
+    let seed = |n| punct_server::players::house::seed(punct_engine::Level::new(n).unwrap());
+    assert_eq!(correspondence["rating"].as_f64(), Some(seed(2)), "{two}");
+    assert_eq!(correspondence["provisional"], false, "{two}");
+    let (status, _) = get(&format!("{url}/api/players/punct-level-3"), None);
+    assert_eq!(status, 404);
+    // Nobody can take a house name nor sign in as a house bot.
+    let (status, refused, _) = http(
+        "POST",
+        &format!("{url}/api/account"),
+        &[],
+        Some(json!({"username": "Punct-Level-3", "password": "a long secret of mine"})),
+    );
+    assert_eq!(status, 400, "{refused}");
+    let (status, refused, _) = http(
+        "POST",
+        &format!("{url}/api/session"),
+        &[("Origin", &url)],
+        Some(json!({"username": "punct-level-1", "password": "a long secret of mine"})),
+    );
+    assert_eq!(status, 401, "{refused}");
+
+    // Sparring: level 1 challenges level 2 to rated blitz games, which move both ratings.
+    let (one, two) = wait_for(120, "a sparring game rated", &[], || {
+        let (_, one) = get(&format!("{url}/api/players/punct-level-1"), None);
+        let (_, two) = get(&format!("{url}/api/players/punct-level-2"), None);
+        let played = |p: &Value| rating(p, "blitz")["games"].as_i64().unwrap_or(0) >= 1;
+        (played(&one) && played(&two)).then_some((one, two))
+    });
+    assert_ne!(
+        rating(&one, "blitz")["rating"].as_f64(),
+        Some(seed(1)),
+        "{one}"
+    );
+    assert_ne!(
+        rating(&two, "blitz")["rating"].as_f64(),
+        Some(seed(2)),
+        "{two}"
+    );
+    let (_, games) = get(&format!("{url}/api/players/punct-level-1/games"), None);
+    let sparred = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| !g["result"].is_null())
+        .cloned()
+        .unwrap_or_else(|| panic!("{games}"));
+    assert_eq!(sparred["opponent"], "punct-level-2", "{sparred}");
+    assert_eq!(sparred["opponent_bot"], true, "{sparred}");
+    assert_eq!(sparred["rated"], true, "{sparred}");
+
+    // A person's rated challenge to a level is accepted and answered, and again after the
+    // server restarts (the house bots play on with new tokens).
+    let ada = account_with_token(&url, "Ada");
+    let (status, challenge) = post(
+        &format!("{url}/api/challenges"),
+        &ada,
+        json!({"to": "punct-level-1", "days": 3, "colour": "white", "rated": true}),
+    );
+    assert_eq!(status, 201, "{challenge}");
+    assert_eq!(challenge["to_bot"], true, "{challenge}");
+    let game = wait_for(30, "Ada's game with level 1", &[], || {
+        live_game(&url, "Ada")
+    });
+    let state_url = format!("{url}/api/games/{game}");
+    let (status, state) = post(&format!("{state_url}/move"), &ada, json!({"move": "TE4:0"}));
+    assert_eq!(status, 200, "{state}");
+    wait_for(30, "level 1's answer", &[], || {
+        let (_, state) = get(&state_url, None);
+        (moves(&state).len() == 2).then_some(())
+    });
+    let (addr, db) = server.kill();
+    let server = Server::on_with(&addr, &db, &options);
+    let (_, state) = get(&state_url, None);
+    let position: String = state["position"]
+        .as_str()
+        .unwrap()
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => char::from(b).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    let (_, legal) = get(&format!("{url}/api/legal?position={position}"), None);
+    let (status, state) = post(
+        &format!("{state_url}/move"),
+        &ada,
+        json!({"move": legal["moves"][0], "seq": state["seq"]}),
+    );
+    assert_eq!(status, 200, "{state}");
+    wait_for(30, "level 1's answer after the restart", &[], || {
+        let (_, state) = get(&state_url, None);
+        (moves(&state).len() == 4).then_some(())
+    });
+    let (_, games) = get(&format!("{url}/api/players/Ada/games"), None);
+    assert_eq!(games["games"][0]["opponent_bot"], true, "{games}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}

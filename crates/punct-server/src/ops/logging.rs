@@ -41,9 +41,13 @@ pub fn init(format: LogFormat) {
         },
         _ => (EnvFilter::new("info"), None),
     };
+    // A log line that cannot be written (standard error closed, as when the reader of a
+    // pipe is gone) is dropped: the subscriber's own complaint about it would go to the same
+    // closed stream and panic, and the panic's log line would then abort the process.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        .log_internal_errors(false);
     let installed = match format {
         LogFormat::Human => builder
             .with_ansi(std::io::stderr().is_terminal())

@@ -239,9 +239,13 @@ impl Auth {
         Ok(found)
     }
 
-    /// The account of bearer token `token`, if it is a live one; its last use is written
-    /// at most daily.
-    pub async fn bearer(&self, token: &str, now_ms: i64) -> Result<Option<AccountId>, AuthError> {
+    /// The account of bearer token `token` and the token's id, if it is a live one; its
+    /// last use is written at most daily.
+    pub async fn bearer(
+        &self,
+        token: &str,
+        now_ms: i64,
+    ) -> Result<Option<(AccountId, String)>, AuthError> {
         let presented = token.to_owned();
         let found = self
             .store
@@ -254,11 +258,12 @@ impl Auth {
             .used_ms
             .is_none_or(|t| now_ms - t >= sessions::TOUCH_AFTER_MS)
         {
+            let id = token.id.clone();
             self.store
-                .transact(move |db| tokens::note_use(db, &token.id, now_ms))
+                .transact(move |db| tokens::note_use(db, &id, now_ms))
                 .await?;
         }
-        Ok(Some(account))
+        Ok(Some((account, token.id)))
     }
 
     /// A new CSRF token for `session`, whose browser lost its own.

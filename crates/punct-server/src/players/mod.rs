@@ -6,7 +6,7 @@
 //! [`secrets`], [`pool`]); [`hashing`] runs the password hashes off the async threads. The
 //! tables are made by the store's migrations; each concern's statements live with it
 //! ([`accounts`], [`sessions`], [`tokens`], [`recovery`], [`throttle`], [`ratings`],
-//! [`games`], [`seeks`], [`queue`], [`presence`], [`challenges`], [`notifications`], [`chat`],
+//! [`games`], [`house`], [`seeks`], [`queue`], [`presence`], [`challenges`], [`notifications`], [`chat`],
 //! [`blocks`]), as
 //! functions over a transaction or a connection ([`crate::store::sql::Sql`]), run by the
 //! store's threads. [`auth`] puts them together into the account flows. The database is the
@@ -21,6 +21,7 @@ pub mod chat;
 pub mod games;
 pub mod glicko2;
 pub mod hashing;
+pub mod house;
 pub mod lobby_notice;
 pub mod notifications;
 pub mod password;

@@ -39,11 +39,9 @@ impl Record {
         updated_ms: 0,
     };
 
-    /// The rating as of `now_ms`: its deviation grown for the time since the last game.
+    /// The rating as of `now_ms`: its deviation grown for the time since the last game
+    /// (or since a house bot's rating was seeded; a new player's is at its greatest).
     pub fn at(&self, now_ms: i64) -> Rating {
-        if self.games == 0 {
-            return Rating::NEW;
-        }
         self.rating.after_inactivity(now_ms - self.updated_ms)
     }
 }

@@ -94,6 +94,18 @@ pub fn lookup(db: &mut dyn Sql, presented: &str, now_ms: i64) -> anyhow::Result<
     .transpose()
 }
 
+/// Whether session `hash` is still live at `now_ms`: not ended, its account open.
+pub fn is_live(db: &mut dyn Sql, hash: &SecretHash, now_ms: i64) -> anyhow::Result<bool> {
+    Ok(db
+        .query_opt(
+            "SELECT s.hash FROM sessions s JOIN accounts a ON a.id = s.account
+             WHERE s.hash = $1 AND s.expires_ms > $2
+               AND a.closed_ms IS NULL AND a.deleted_ms IS NULL",
+            &args![hash.as_str(), now_ms],
+        )?
+        .is_some())
+}
+
 /// Records that session `hash` was used at `now_ms`, which pushes its end on.
 pub fn touch(db: &mut dyn Sql, hash: &SecretHash, now_ms: i64) -> anyhow::Result<()> {
     db.execute(

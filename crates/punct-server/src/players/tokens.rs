@@ -114,6 +114,17 @@ pub fn lookup(db: &mut dyn Sql, presented: &str) -> anyhow::Result<Option<(Accou
     .transpose()
 }
 
+/// Whether token `id` is still live: not revoked, its account open.
+pub fn is_live(db: &mut dyn Sql, id: &str) -> anyhow::Result<bool> {
+    Ok(db
+        .query_opt(
+            "SELECT t.id FROM api_tokens t JOIN accounts a ON a.id = t.account
+             WHERE t.id = $1 AND a.closed_ms IS NULL AND a.deleted_ms IS NULL",
+            &args![id],
+        )?
+        .is_some())
+}
+
 /// Records that token `id` was used at `now_ms` (callers do so at most daily).
 pub fn note_use(db: &mut dyn Sql, id: &str, now_ms: i64) -> anyhow::Result<()> {
     db.execute(

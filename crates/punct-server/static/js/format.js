@@ -1,5 +1,6 @@
 // Small words and numbers for the page.
 
+import { el } from "./dom.js";
 import { language, t } from "./i18n.js";
 
 /** A clock reading: `m:ss`, or `0:0s.t` in the last ten seconds. */
@@ -59,6 +60,9 @@ export function holderName(seat) {
     default: return seat.name;
   }
 }
+
+/** The mark beside the name of an account a program plays (a bot), as lichess's `BOT`. */
+export const botMark = () => el("span", { class: "bot-mark", title: t("players.botTitle"), text: t("players.bot") });
 
 /** A side's name, `White` or `Black`, in the page's language. */
 export const sideName = (colour) => t(`common.${colour}`);

@@ -16,6 +16,8 @@ pub fn defaults() -> ServeArgs {
         trust_proxy: false,
         node: None,
         engine: punct_server::engine::EngineMode::Local,
+        house_bots: crate::cli::HouseLevels(punct_engine::Level::all().collect()),
+        house_sparring: false,
     }
 }
 
@@ -31,6 +33,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             args.engine_threads
         );
     }
+    super::bot::house::start(&args.db, args.addr, &args.house_bots.0, args.house_sparring)
+        .unwrap_or_else(|e| {
+            tracing::error!("cannot start the house bots: {e:#}");
+            std::process::exit(1);
+        });
     let served = punct_server::serve(punct_server::Config {
         addr: args.addr,
         db: args.db,

@@ -14,18 +14,30 @@ pub struct Server {
 impl Server {
     /// Starts a server on a free port with the database `db`.
     pub fn start(db: &Path) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// Starts a server on a free port with the database `db` and more options.
+    pub fn start_with(db: &Path, options: &[&str]) -> Server {
         let addr = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .to_string();
-        Server::on(&addr, db)
+        Server::on_with(&addr, db, options)
     }
 
     /// Starts a server at `addr` with the database `db`, and waits until it serves.
     pub fn on(addr: &str, db: &Path) -> Server {
+        Server::on_with(addr, db, &[])
+    }
+
+    /// Starts a server at `addr` with the database `db` and more options, and waits until
+    /// it serves.
+    pub fn on_with(addr: &str, db: &Path, options: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
             .args(["serve", "--addr", addr, "--db", db.to_str().unwrap()])
+            .args(options)
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();

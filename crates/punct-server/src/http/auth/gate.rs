@@ -57,7 +57,7 @@ async fn identify(gate: &Gate, parts: &Parts) -> Result<(Viewer, bool), Response
     };
     if let Some(token) = api_token(&parts.headers) {
         return match gate.auth.bearer(&token, now).await {
-            Ok(Some(account)) => Ok((Viewer::Token(account), false)),
+            Ok(Some((account, token))) => Ok((Viewer::Token { account, token }, false)),
             Ok(None) => Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "this API token is not valid: revoked, or its account closed",

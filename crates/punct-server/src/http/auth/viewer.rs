@@ -9,7 +9,9 @@ use axum::http::request::Parts;
 use super::proxy::Client;
 use crate::http::error::ApiError;
 use crate::players::accounts::AccountId;
-use crate::players::sessions::Session;
+use crate::players::sessions::{self, Session};
+use crate::players::tokens;
+use crate::store::Store;
 
 /// The request's identity.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +21,12 @@ pub enum Viewer {
     /// A signed-in browser, by its session cookie (its CSRF token checked on every change).
     Session(Session),
     /// A program, by a personal API token (`Authorization: Bearer punct_…`).
-    Token(AccountId),
+    Token {
+        /// The token's account.
+        account: AccountId,
+        /// The token's id, to ask again whether it is live.
+        token: String,
+    },
 }
 
 impl Viewer {
@@ -28,7 +35,7 @@ impl Viewer {
         match self {
             Viewer::Anonymous => None,
             Viewer::Session(session) => Some(&session.account),
-            Viewer::Token(account) => Some(account),
+            Viewer::Token { account, .. } => Some(account),
         }
     }
 
@@ -37,6 +44,25 @@ impl Viewer {
         match self {
             Viewer::Session(session) => Some(session),
             _ => None,
+        }
+    }
+
+    /// Whether the session or token this viewer came with still holds at `now_ms` (not
+    /// signed out or revoked, its account open): a long request, such as an event stream,
+    /// asks again now and then.
+    pub async fn still_holds(&self, store: &Store, now_ms: i64) -> anyhow::Result<bool> {
+        match self {
+            Viewer::Anonymous => Ok(true),
+            Viewer::Session(session) => {
+                let hash = session.hash.clone();
+                store
+                    .query(move |db| sessions::is_live(db, &hash, now_ms))
+                    .await
+            }
+            Viewer::Token { token, .. } => {
+                let id = token.clone();
+                store.query(move |db| tokens::is_live(db, &id)).await
+            }
         }
     }
 

@@ -6,7 +6,7 @@
 
 import { $, el } from "../dom.js";
 import { createBoard } from "../board/board.js";
-import { fmtClock, holderName, moveLabel, other, outcomeText, sideName } from "../format.js";
+import { botMark, fmtClock, holderName, moveLabel, other, outcomeText, sideName } from "../format.js";
 import { cellName } from "../geometry.js";
 import { t } from "../i18n.js";
 import { indexMoves, parseMove } from "../moves.js";
@@ -361,6 +361,18 @@ function seatName(s, colour) {
   return s.you.includes(colour) ? t("game.seat.you", { name }) : name;
 }
 
+/** Whether the account named `name` is a bot, as far as its profile has said; asked once, the page drawn again when it is one. */
+const bots = new Map();
+function isBot(name) {
+  if (!bots.has(name)) {
+    bots.set(name, false);
+    api("GET", `/api/players/${encodeURIComponent(name)}`)
+      .then((p) => { if (p.bot) { bots.set(name, true); render(); } })
+      .catch(() => {});
+  }
+  return bots.get(name);
+}
+
 /** A player's name in the record under review (its White or Black tag, worded as a seat is), else the side's name. */
 function recordName(colour) {
   const seat = g.replay && g.replay.seats && g.replay.seats[colour];
@@ -376,7 +388,9 @@ function renderPanel(pos) {
   const them = other(me);
   for (const colour of ["white", "black"]) {
     const box = $(`p-${colour}`);
-    box.querySelector(".name").textContent = s ? seatName(s, colour) : recordName(colour);
+    const name = box.querySelector(".name");
+    name.textContent = s ? seatName(s, colour) : recordName(colour);
+    if (s && s.seats[colour].kind === "account" && isBot(s.seats[colour].name)) name.append(" ", botMark());
     box.classList.toggle("to-move", pos.turn === colour && !(atEnd() && outcome()));
   }
   updateClocks();

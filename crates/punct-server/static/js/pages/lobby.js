@@ -4,6 +4,7 @@
 // profile (the profile's `punct:profile` hook).
 
 import { el } from "../dom.js";
+import { botMark } from "../format.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { navigate } from "../nav.js";
@@ -79,7 +80,8 @@ function challengeItem(c, incoming, reload) {
     ? [el("button", { type: "button", class: "challenge-accept", text: t("lobby.acceptChallenge"), onclick: answer("accept") }),
       el("button", { type: "button", class: "challenge-decline", text: t("lobby.decline"), onclick: answer("decline") })]
     : [el("button", { type: "button", class: "challenge-cancel", text: t("lobby.cancel"), onclick: answer("cancel") })];
-  return el("li", { "data-challenge": c.id }, el("span", { text }), " ", ...buttons);
+  const bot = incoming ? c.from_bot : c.to_bot;
+  return el("li", { "data-challenge": c.id }, el("span", { text }), bot ? botMark() : "", " ", ...buttons);
 }
 
 /** Shows the lobby in `box`. */

@@ -3,6 +3,7 @@
 // its page; and the players' page (/players): a leaderboard per speed and the search by name.
 
 import { el } from "../dom.js";
+import { botMark } from "../format.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
 
@@ -52,7 +53,7 @@ function gameRow(g) {
   const result = g.result ? t(`players.result.${g.result}`) : t("players.playing");
   const change = g.rating_change == null ? "" : ` (${g.rating_change > 0 ? "+" : ""}${g.rating_change})`;
   return el("li", {}, el("a", { href: `/g/${encodeURIComponent(g.game)}`, text: `${t(`players.speed.${g.speed}`)} · ${opponentName(g)} · ${result}${change}` }),
-    g.rated ? el("span", { class: "badge", text: ` ${t("players.rated")}` }) : "");
+    g.opponent_bot ? botMark() : "", g.rated ? el("span", { class: "badge", text: ` ${t("players.rated")}` }) : "");
 }
 
 function filters(name, list) {
@@ -97,7 +98,7 @@ export async function openProfile(box, name) {
   const finished = el("ul", { class: "game-list", id: "finished-games" });
   const f = filters(p.username, finished);
   box.replaceChildren(
-    el("h1", { id: "profile-name", text: p.username }),
+    el("h1", { id: "profile-name" }, p.username, p.bot ? botMark() : ""),
     ratings,
     el("p", { id: "profile-record", text: t("players.record", { wins: p.wins, draws: p.draws, losses: p.losses }) }),
     el("section", {}, el("h2", { text: t("players.history") }), speedPick, graphBox),
@@ -132,7 +133,7 @@ export function openPlayers(box) {
     const list = el("ol", { class: "leaderboard", id: `board-${speed}` });
     boards.append(el("section", {}, el("h2", { text: t(`players.speed.${speed}`) }), list));
     api("GET", `/api/leaderboard/${speed}`).then(({ players }) => {
-      list.replaceChildren(...(players.length ? players.map((p) => el("li", {}, el("a", { href: `/@/${encodeURIComponent(p.username)}`, text: p.username }), ` ${p.rating}`)) : [el("li", { class: "hint", text: t("players.noBoard") })]));
+      list.replaceChildren(...(players.length ? players.map((p) => el("li", {}, el("a", { href: `/@/${encodeURIComponent(p.username)}`, text: p.username }), p.bot ? botMark() : "", ` ${p.rating}`)) : [el("li", { class: "hint", text: t("players.noBoard") })]));
     }).catch((e) => list.replaceChildren(el("li", { text: e.message })));
   }
 }

@@ -6,12 +6,13 @@
 //! again: a game already being played is left to its thread, which reconnects by itself.
 
 mod game;
+pub mod house;
 mod rules;
 
 use std::collections::BTreeMap;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
 use punct_match::PlayerSpec;
@@ -50,6 +51,25 @@ pub enum News {
     },
 }
 
+/// What a bot is told to do: whom it plays as, with what, and by which rules.
+pub struct Plan {
+    /// The server, as [`config::server_key`] gives it.
+    pub server: String,
+    /// The bot account's token.
+    pub token: String,
+    /// Who plays.
+    pub engine: PlayerSpec,
+    /// Which challenges it accepts.
+    pub rules: Rules,
+    /// The longest search of a move.
+    pub movetime: Duration,
+    /// A challenge made once connected.
+    pub challenge: Option<ChallengeRequest>,
+    /// A challenge made again whenever the bot has none open and no game with its
+    /// opponent (the house bots' sparring).
+    pub spar: Option<ChallengeRequest>,
+}
+
 /// Runs the bot until its token is refused.
 pub fn run(args: BotArgs) -> anyhow::Result<()> {
     punct_server::ops::logging::init(punct_server::ops::logging::LogFormat::Human);
@@ -78,26 +98,44 @@ pub fn run(args: BotArgs) -> anyhow::Result<()> {
         .as_ref()
         .map(|to| challenge_request(to, args.clock.as_deref(), args.days, args.rated))
         .transpose()?;
-    let api = Api::new(&server, Some(token))?;
+    bail!(play(Plan {
+        server,
+        token,
+        engine,
+        rules,
+        movetime: Duration::from_millis(args.movetime),
+        challenge,
+        spar: None,
+    })?)
+}
+
+/// Plays as the bot of `plan` until its token is refused: why it stopped.
+pub fn play(plan: Plan) -> anyhow::Result<String> {
+    let api = Api::new(&plan.server, Some(plan.token))?;
     let me = whoami(&api)?;
-    tracing::info!("signed in to {server} as {me}, playing with {engine}");
+    tracing::info!(
+        "signed in to {} as {me}, playing with {}",
+        plan.server,
+        plan.engine
+    );
     let (tx, rx) = mpsc::channel();
     // The stream's thread ends by itself once nobody reads what it sends.
     {
         let (api, tx) = (api.clone(), tx.clone());
-        std::thread::spawn(move || follow_events(&api, &tx));
+        std::thread::spawn(move || follow_events(&api, &tx, SILENCE));
     }
     let bot = Bot {
         api,
         me,
-        engine,
-        rules,
-        movetime: Duration::from_millis(args.movetime),
+        engine: plan.engine,
+        rules: plan.rules,
+        movetime: plan.movetime,
         playing: BTreeMap::new(),
         seed: 0,
         news: tx,
+        spar: plan.spar.map(Spar::new),
     };
-    bail!(bot.serve(&rx, challenge))
+    Ok(bot.serve(&rx, plan.challenge))
 }
 
 /// The request of `--challenge`.
@@ -150,9 +188,14 @@ fn whoami(api: &Api) -> anyhow::Result<String> {
     }
 }
 
-/// Reads the event stream into `news`, opening it again whenever it breaks, until the
-/// token is refused or the bot is gone.
-fn follow_events(api: &Api, news: &Sender<News>) {
+/// How long the event stream may stay silent before it is taken for lost: the server
+/// writes an empty line every 5 s, so this long without one means a connection that broke
+/// without saying so (a network dropping packets without a reset).
+const SILENCE: Duration = Duration::from_secs(20);
+
+/// Reads the event stream into `news`, opening it again whenever it breaks or stays
+/// silent for `silence`, until the token is refused or the bot is gone.
+fn follow_events(api: &Api, news: &Sender<News>, silence: Duration) {
     let mut attempt = 0;
     loop {
         let why = match api.events() {
@@ -161,7 +204,7 @@ fn follow_events(api: &Api, news: &Sender<News>) {
                 if news.send(News::Connected).is_err() {
                     return;
                 }
-                match read_stream(stream, news) {
+                match read_stream(stream, news, silence) {
                     Some(why) => why,
                     None => return,
                 }
@@ -181,12 +224,59 @@ fn follow_events(api: &Api, news: &Sender<News>) {
     }
 }
 
-/// Hands the stream's lines to `news` until it breaks (why) or nobody listens (`None`).
-fn read_stream(mut stream: EventStream, news: &Sender<News>) -> Option<String> {
+/// Hands the stream's lines to `news` until it breaks or stays silent for `silence` (why),
+/// or nobody listens (`None`). The stream is read on a thread of its own, which a silent
+/// connection leaves blocked until the operating system gives the connection up; what it
+/// reads then goes nowhere.
+fn read_stream(mut stream: EventStream, news: &Sender<News>, silence: Duration) -> Option<String> {
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        loop {
+            let line = stream.read();
+            let broke = line.is_err();
+            if tx.send(line).is_err() || broke {
+                return;
+            }
+        }
+    });
     loop {
-        match stream.read() {
-            Ok(line) => news.send(News::Stream(line)).ok()?,
-            Err(e) => return Some(e.to_string()),
+        match lines.recv_timeout(silence) {
+            Ok(Ok(line)) => news.send(News::Stream(line)).ok()?,
+            Ok(Err(e)) => return Some(e.to_string()),
+            Err(RecvTimeoutError::Timeout) => {
+                return Some(format!("nothing heard for {} s", silence.as_secs_f64()));
+            }
+            Err(RecvTimeoutError::Disconnected) => return Some("the stream ended".to_owned()),
+        }
+    }
+}
+
+/// A game being played, on its thread.
+struct Playing {
+    thread: JoinHandle<()>,
+    /// The opponent's name.
+    opponent: Option<String>,
+}
+
+/// A challenge the bot makes again and again, one at a time.
+struct Spar {
+    request: ChallengeRequest,
+    /// The challenge made and still open.
+    open: Option<String>,
+    /// No challenge before this.
+    next: Instant,
+}
+
+impl Spar {
+    /// How long after a challenge ends the next is made (longer after a failure).
+    const PAUSE: Duration = Duration::from_secs(2);
+    const AFTER_FAILURE: Duration = Duration::from_secs(30);
+
+    fn new(request: ChallengeRequest) -> Spar {
+        Spar {
+            request,
+            open: None,
+            next: Instant::now(),
         }
     }
 }
@@ -198,15 +288,17 @@ struct Bot {
     engine: PlayerSpec,
     rules: Rules,
     movetime: Duration,
-    playing: BTreeMap<String, JoinHandle<()>>,
+    playing: BTreeMap<String, Playing>,
     seed: u64,
     news: Sender<News>,
+    spar: Option<Spar>,
 }
 
 impl Bot {
     /// Serves until the token is refused; why it stopped.
     fn serve(mut self, news: &Receiver<News>, mut challenge: Option<ChallengeRequest>) -> String {
         loop {
+            self.spar();
             let got = match news.recv_timeout(Duration::from_millis(500)) {
                 Ok(got) => got,
                 Err(RecvTimeoutError::Timeout) => continue,
@@ -215,6 +307,11 @@ impl Bot {
             match got {
                 News::Connected => {
                     tracing::info!("event stream open");
+                    // The stream tells every open challenge again, the sparring one too.
+                    if let Some(spar) = &mut self.spar {
+                        spar.open = None;
+                        spar.next = Instant::now() + Duration::from_secs(5);
+                    }
                     if let Some(request) = challenge.take() {
                         match self.api.challenge(&request) {
                             Ok(c) => tracing::info!("challenged {} ({})", request.to, c.id),
@@ -234,8 +331,8 @@ impl Bot {
                 News::Fatal(why) => return why,
                 News::Log(line) => tracing::info!("{line}"),
                 News::Ended { id, result } => {
-                    if let Some(thread) = self.playing.remove(&id) {
-                        let _ = thread.join();
+                    if let Some(game) = self.playing.remove(&id) {
+                        let _ = game.thread.join();
                     }
                     match result {
                         Ok(end) => tracing::info!("game {id} over: {end}"),
@@ -251,8 +348,24 @@ impl Bot {
             AccountEvent::Challenge { challenge } => self.on_challenge(&challenge),
             AccountEvent::ChallengeGone { id, status } => {
                 tracing::info!("challenge {id} {status}");
+                if let Some(spar) = &mut self.spar
+                    && spar.open.as_ref() == Some(&id)
+                {
+                    spar.open = None;
+                    spar.next = Instant::now() + Spar::PAUSE;
+                }
             }
             AccountEvent::GameStart { game } => {
+                // The sparring challenge, accepted: the stream may not have told it open
+                // (made and accepted between two of its reads), so it is not told gone.
+                if let Some(spar) = &mut self.spar
+                    && game
+                        .opponent
+                        .as_deref()
+                        .is_some_and(|o| o.eq_ignore_ascii_case(&spar.request.to))
+                {
+                    spar.open = None;
+                }
                 if !self.playing.contains_key(&game.game) {
                     let against = game.opponent.as_deref().unwrap_or("a player");
                     tracing::info!(
@@ -262,7 +375,7 @@ impl Bot {
                         game.speed,
                         game.colour
                     );
-                    self.start(game.game);
+                    self.start(game.game, game.opponent);
                 }
             }
             AccountEvent::GameFinish { game } => {
@@ -273,9 +386,14 @@ impl Bot {
         }
     }
 
-    fn on_challenge(&self, challenge: &Challenge) {
+    fn on_challenge(&mut self, challenge: &Challenge) {
         if !challenge.to.eq_ignore_ascii_case(&self.me) {
             tracing::info!("challenge {} to {} is open", challenge.id, challenge.to);
+            if let Some(spar) = &mut self.spar
+                && challenge.to.eq_ignore_ascii_case(&spar.request.to)
+            {
+                spar.open = Some(challenge.id.clone());
+            }
             return;
         }
         let refused = self.rules.refuse(challenge, self.playing.len());
@@ -297,7 +415,37 @@ impl Bot {
         }
     }
 
-    fn start(&mut self, id: String) {
+    /// Makes the sparring challenge when it is due: none open, no game being played
+    /// against that opponent, and room for one more game.
+    fn spar(&mut self) {
+        let Some(spar) = &mut self.spar else {
+            return;
+        };
+        let busy = self.playing.values().any(|g| {
+            g.opponent
+                .as_deref()
+                .is_some_and(|o| o.eq_ignore_ascii_case(&spar.request.to))
+        });
+        if spar.open.is_some()
+            || busy
+            || Instant::now() < spar.next
+            || self.playing.len() >= self.rules.max_games
+        {
+            return;
+        }
+        match self.api.challenge(&spar.request) {
+            Ok(c) => {
+                tracing::info!("challenged {} ({})", spar.request.to, c.id);
+                spar.open = Some(c.id);
+            }
+            Err(e) => {
+                tracing::warn!("cannot challenge {}: {e}", spar.request.to);
+                spar.next = Instant::now() + Spar::AFTER_FAILURE;
+            }
+        }
+    }
+
+    fn start(&mut self, id: String, opponent: Option<String>) {
         self.seed += 1;
         let seat = game::Seat {
             api: self.api.clone(),
@@ -314,6 +462,53 @@ impl Bot {
                 let _ = news.send(News::Ended { id, result });
             }
         });
-        self.playing.insert(id, thread);
+        self.playing.insert(id, Playing { thread, opponent });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead as _, BufReader, Write as _};
+    use std::net::TcpListener;
+
+    /// A server that answers the event stream's request with its head and then says
+    /// nothing more, holding each connection open: a connection broken without a reset.
+    fn silent_server() -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for stream in listener.incoming() {
+                let mut stream = stream.unwrap();
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                while reader.read_line(&mut line).unwrap() > 2 {
+                    line.clear();
+                }
+                stream
+                    .write_all(
+                        b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n\
+                          Connection: close\r\n\r\n",
+                    )
+                    .unwrap();
+                held.push(stream);
+            }
+        });
+        format!("http://{addr}")
+    }
+
+    #[test]
+    fn a_silent_event_stream_is_taken_for_lost_and_opened_again() {
+        let api = Api::new(&silent_server(), Some("punct_test".to_owned())).unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || follow_events(&api, &tx, Duration::from_millis(300)));
+        let next = || rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(matches!(next(), News::Connected));
+        match next() {
+            News::Lost { why, .. } => assert_eq!(why, "nothing heard for 0.3 s"),
+            _ => panic!("not lost"),
+        }
+        assert!(matches!(next(), News::Connected), "not opened again");
     }
 }
