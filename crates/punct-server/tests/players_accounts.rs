@@ -298,7 +298,7 @@ async fn api_tokens_are_named_listed_found_and_revoked() {
         );
         assert_eq!(
             auth.bearer(token.expose(), T0).await.unwrap(),
-            Some(carol.clone())
+            Some((carol.clone(), token_id.clone()))
         );
         assert_eq!(auth.bearer("punct_not-a-token", T0).await.unwrap(), None);
         assert_eq!(auth.bearer("Bearer nonsense", T0).await.unwrap(), None);

@@ -98,6 +98,10 @@ pub enum Command {
     /// the rules given here and play its games with an engine, this program's at any level
     /// or any program that speaks punct's engine protocol (docs/bots.md).
     Bot(BotArgs),
+    /// Play the house bots (the computer levels' bot accounts, docs/bots.md) against a
+    /// server from another machine, such as an engine machine, instead of in `punct
+    /// serve` (whose nodes then say `--house-bots none`).
+    House(HouseArgs),
     /// Do the engine's jobs (computer moves, analyses) for the nodes sharing a PostgreSQL
     /// and started with `--engine workers`, on any machine (docs/deploy.md).
     Worker(WorkerArgs),
@@ -622,6 +626,25 @@ pub struct BotArgs {
     /// Make the challenge rated.
     #[arg(long, requires = "challenge")]
     pub rated: bool,
+}
+
+/// Options of `punct house`.
+#[derive(clap::Args, Debug)]
+pub struct HouseArgs {
+    /// The database the server uses (an SQLite file, or the PostgreSQL URL): the house
+    /// bots' accounts and tokens are made there.
+    #[arg(long, env = "PUNCT_DB")]
+    pub db: std::path::PathBuf,
+    /// The server's address, such as https://punct.example or http://127.0.0.1:8080.
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// The levels played: `all`, or levels such as `1,5,9`.
+    #[arg(long, default_value = "all", value_parser = house_levels)]
+    pub levels: HouseLevels,
+    /// Each level challenges the level above to rated blitz games (`punct serve
+    /// --house-sparring`).
+    #[arg(long)]
+    pub sparring: bool,
 }
 
 /// Options of `punct worker`.

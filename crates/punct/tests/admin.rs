@@ -7,9 +7,9 @@ mod common;
 #[path = "../../punct-server/tests/common/pg_cluster.rs"]
 mod pg_cluster;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{punct, stderr, stdout};
+use common::{free_addr, punct, stderr, stdout, temp_db};
 use punct_server::ops::time::TimeSource;
 use punct_server::players::accounts::{self, AccountId};
 use punct_server::players::chat::{self, Refusal, Room, Writer};
@@ -19,29 +19,6 @@ use punct_server::players::username::Username;
 use punct_server::room::Stored;
 use punct_server::store::Store;
 use punct_server::store::sql::Attached as _;
-
-/// A fresh SQLite path in a fresh temporary directory (also what `pg_cluster` keeps its
-/// cluster beside).
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "punct-admin-test-{name}-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("punct.db")
-}
-
-/// A free loopback port for `pg_cluster`'s PostgreSQL.
-fn free_addr() -> std::net::SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-}
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

@@ -5,12 +5,16 @@
 //! one plays a person's challenge and declines one its rules exclude.
 
 mod common;
+#[allow(dead_code)] // `databases` is for the server's tests.
+#[path = "../../punct-server/tests/common/pg_cluster.rs"]
+mod pg_cluster;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::server::{Server, account_with_token, bot_with_token, http};
+use common::{free_addr, temp_db};
 use serde_json::{Value, json};
 
 /// A `punct bot` process, killed when dropped; its log kept in a file for failures.
@@ -410,5 +414,58 @@ fn the_site_s_levels_are_rated_bot_accounts_that_spar_and_take_challenges() {
     let (_, games) = get(&format!("{url}/api/players/Ada/games"), None);
     assert_eq!(games["games"][0]["opponent_bot"], true, "{games}");
     drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn punct_house_plays_the_levels_from_another_process() {
+    // Another machine's process shares the server's database: PostgreSQL (an SQLite file
+    // is its one server's).
+    let Some(pg) = pg_cluster::Cluster::start("punct house") else {
+        return;
+    };
+    let dir = scratch_dir("house-apart");
+    let db = Path::new(&pg.url);
+    let server = Server::start_with(db, &["--house-bots", "none"]);
+    let url = server.url();
+    let (status, _) = get(&format!("{url}/api/players/punct-level-3"), None);
+    assert_eq!(status, 404, "the server made a house bot");
+    let log = dir.join("house.log");
+    let mut house = Command::new(env!("CARGO_BIN_EXE_punct"))
+        .args(["house", "--server", &url, "--levels", "3", "--db", &pg.url])
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let ada = account_with_token(&url, "Ada");
+    let answered = || {
+        let (status, three) = wait_for(30, "level 3's account", &[], || {
+            let (status, three) = get(&format!("{url}/api/players/punct-level-3"), None);
+            (status == 200).then_some((status, three))
+        });
+        assert_eq!((status, &three["bot"]), (200, &json!(true)), "{three}");
+        let (status, challenge) = post(
+            &format!("{url}/api/challenges"),
+            &ada,
+            json!({"to": "punct-level-3", "days": 1, "colour": "white"}),
+        );
+        assert_eq!(status, 201, "{challenge}");
+        let game = wait_for(30, "Ada's game with level 3", &[], || {
+            live_game(&url, "Ada")
+        });
+        let state_url = format!("{url}/api/games/{game}");
+        let (status, state) = post(&format!("{state_url}/move"), &ada, json!({"move": "TE4:0"}));
+        assert_eq!(status, 200, "{state}");
+        wait_for(30, "level 3's answer", &[], || {
+            let (_, state) = get(&state_url, None);
+            (moves(&state).len() == 2).then_some(())
+        });
+    };
+    let played = std::panic::catch_unwind(answered);
+    let _ = house.kill();
+    let _ = house.wait();
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(played.is_ok(), "punct house's log:\n{text}");
+    assert!(text.contains("accepted challenge"), "{text}");
+    drop((server, pg));
     let _ = std::fs::remove_dir_all(&dir);
 }

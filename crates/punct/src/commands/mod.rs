@@ -52,6 +52,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Logout(args) => login::logout(args),
         Command::Worker(args) => worker::run(args),
         Command::Bot(args) => bot::run(args),
+        Command::House(args) => bot::house::run(args),
     }
 }
 

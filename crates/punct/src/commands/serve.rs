@@ -33,7 +33,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             args.engine_threads
         );
     }
-    super::bot::house::start(&args.db, args.addr, &args.house_bots.0, args.house_sparring)
+    super::bot::house::start_beside(&args.db, args.addr, &args.house_bots.0, args.house_sparring)
         .unwrap_or_else(|e| {
             tracing::error!("cannot start the house bots: {e:#}");
             std::process::exit(1);

@@ -5,6 +5,7 @@
 pub mod server;
 
 use std::io::Write as _;
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `punct` with `args`, `stdin` as its whole input, and waits for it.
@@ -38,4 +39,27 @@ pub fn stdout(out: &Output) -> String {
 /// The standard error of a run.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A fresh SQLite path in a fresh temporary directory (also what `pg_cluster` keeps its
+/// cluster beside).
+pub fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "punct-test-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("punct.db")
+}
+
+/// A free loopback port for `pg_cluster`'s PostgreSQL.
+pub fn free_addr() -> std::net::SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
 }

@@ -1,11 +1,12 @@
-//! The house bots (`punct serve --house-bots`): the site's computer levels played as bot
-//! accounts by the server's own process, each on a thread that is a `punct bot` talking to
-//! the server over HTTP like any other (docs/bots.md, "The house bots"). With
+//! The house bots (`punct serve --house-bots`, or `punct house` on another machine): the
+//! site's computer levels played as bot accounts, each on a thread that is a `punct bot`
+//! talking to the server over HTTP like any other (docs/bots.md, "The house bots"). With
 //! `--house-sparring`, each level but the last keeps challenging the level above to a rated
 //! blitz game, which is how the levels' ratings settle among themselves.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::Path;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -14,7 +15,10 @@ use punct_server::ops::time::TimeSource;
 use punct_server::players::house;
 use punct_server::room::Stored;
 use punct_server::store::Store;
+use punct_tui::online::config;
 use punct_tui::online::wire::{ChallengeRequest, ClockTerms};
+
+use crate::cli::HouseArgs;
 
 use super::rules::{Rules, SPEEDS};
 use super::{Plan, play};
@@ -50,11 +54,41 @@ fn wait_for(addr: SocketAddr) {
     }
 }
 
+/// `punct house`: plays the house bots against a server elsewhere until every one has
+/// stopped (its token refused: another process made the house bots new ones).
+pub fn run(args: HouseArgs) -> anyhow::Result<()> {
+    punct_server::ops::logging::init(punct_server::ops::logging::LogFormat::Human);
+    let server = config::server_key(&args.server);
+    let bots = start(&args.db, &server, None, &args.levels.0, args.sparring)?;
+    for bot in bots {
+        let _ = bot.join();
+    }
+    anyhow::bail!("every house bot has stopped")
+}
+
+/// `punct serve --house-bots`: plays the house bots against the server about to listen on
+/// `addr`, each once it listens.
+pub fn start_beside(
+    db: &Path,
+    addr: SocketAddr,
+    levels: &[Level],
+    sparring: bool,
+) -> anyhow::Result<()> {
+    let addr = local(addr);
+    start(db, &format!("http://{addr}"), Some(addr), levels, sparring).map(drop)
+}
+
 /// Makes the house bots of `levels` in database `db` (when missing) with new tokens, and
-/// starts a thread playing each against the server that is about to listen on `addr`.
-pub fn start(db: &Path, addr: SocketAddr, levels: &[Level], sparring: bool) -> anyhow::Result<()> {
+/// starts a thread playing each against `server` (once something listens on `wait`).
+fn start(
+    db: &Path,
+    server: &str,
+    wait: Option<SocketAddr>,
+    levels: &[Level],
+    sparring: bool,
+) -> anyhow::Result<Vec<JoinHandle<()>>> {
     if levels.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -74,8 +108,7 @@ pub fn start(db: &Path, addr: SocketAddr, levels: &[Level], sparring: bool) -> a
         }
         anyhow::Ok(tokens)
     })?;
-    let addr = local(addr);
-    let server = format!("http://{addr}");
+    let mut bots = Vec::new();
     for (&level, token) in levels.iter().zip(tokens) {
         let spar = (sparring && level < Level::FULL).then(|| ChallengeRequest {
             to: house::name(Level::new(level.number() + 1).unwrap_or(Level::FULL)).to_string(),
@@ -84,7 +117,7 @@ pub fn start(db: &Path, addr: SocketAddr, levels: &[Level], sparring: bool) -> a
             rated: true,
         });
         let plan = Plan {
-            server: server.clone(),
+            server: server.to_owned(),
             token: token.expose().to_owned(),
             engine: format!("level{}", level.number())
                 .parse()
@@ -100,16 +133,20 @@ pub fn start(db: &Path, addr: SocketAddr, levels: &[Level], sparring: bool) -> a
             spar,
         };
         let name = house::name(level);
-        std::thread::Builder::new()
-            .name(name.to_string())
-            .spawn(move || {
-                let _span = tracing::info_span!("house", bot = %name).entered();
-                wait_for(addr);
-                match play(plan) {
-                    Ok(why) => tracing::warn!("stopped: {why}"),
-                    Err(e) => tracing::warn!("stopped: {e:#}"),
-                }
-            })?;
+        bots.push(
+            std::thread::Builder::new()
+                .name(name.to_string())
+                .spawn(move || {
+                    let _span = tracing::info_span!("house", bot = %name).entered();
+                    if let Some(addr) = wait {
+                        wait_for(addr);
+                    }
+                    match play(plan) {
+                        Ok(why) => tracing::warn!("stopped: {why}"),
+                        Err(e) => tracing::warn!("stopped: {e:#}"),
+                    }
+                })?,
+        );
     }
-    Ok(())
+    Ok(bots)
 }
