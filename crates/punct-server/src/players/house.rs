@@ -32,7 +32,7 @@ pub fn name(level: Level) -> Username {
 /// was obtained).
 pub fn seed(level: Level) -> f64 {
     const SEEDS: [f64; Level::MAX as usize] = [
-        444.0, 914.0, 1142.0, 1411.0, 1500.0, 1755.0, 1970.0, 2161.0, 2520.0,
+        567.0, 841.0, 1020.0, 1332.0, 1500.0, 1687.0, 2034.0, 2220.0, 2427.0,
     ];
     SEEDS[usize::from(level.number() - 1)]
 }

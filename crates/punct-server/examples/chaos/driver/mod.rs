@@ -224,10 +224,12 @@ async fn disrupt(
         }
         tokio::time::sleep(wait).await;
         let down = Duration::from_millis(rng.random_range(100..1500));
-        // With workers the disruptions take turns: a worker, a node, the database.
+        // With workers the disruptions take turns: a worker, a node, the database. Without,
+        // the first is a node's kill and the second the database's restart, so that a short
+        // run has both, and the rest are drawn.
         turn += 1;
         let database = match postgres {
-            Some(_) if workers.is_empty() => rng.random_bool(0.6),
+            Some(_) if workers.is_empty() => turn == 2 || (turn > 2 && rng.random_bool(0.6)),
             Some(_) => turn % 3 == 2,
             None => false,
         };
