@@ -107,6 +107,35 @@ fn moves(state: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Ada (`token`) challenges with `challenge`, which the bot accepts as White's opponent;
+/// she plays the first move and the bot answers it within `secs`. The challenge made and
+/// the game's state URL.
+fn challenge_answered(
+    url: &str,
+    token: &str,
+    challenge: Value,
+    bots: &[&Bot],
+    secs: u64,
+) -> (Value, String) {
+    let (status, made) = post(&format!("{url}/api/challenges"), token, challenge);
+    assert_eq!(status, 201, "{made}");
+    let game = wait_for(30, "Ada's game with the bot", bots, || {
+        live_game(url, "Ada")
+    });
+    let state_url = format!("{url}/api/games/{game}");
+    let (status, state) = post(
+        &format!("{state_url}/move"),
+        token,
+        json!({"move": "TE4:0"}),
+    );
+    assert_eq!(status, 200, "{state}");
+    wait_for(secs, "the bot's answer to Ada", bots, || {
+        let (_, state) = get(&state_url, None);
+        (moves(&state).len() == 2).then_some(())
+    });
+    (made, state_url)
+}
+
 fn rapid(profile: &Value) -> Value {
     profile["ratings"]
         .as_array()
@@ -208,23 +237,14 @@ fn two_bots_play_a_rated_game_through_a_server_restart_and_a_person_s_challenge(
     assert_eq!(games["games"][0]["opponent_bot"], true, "{games}");
 
     // A person's challenge: accepted, played, and the bot answers each move.
-    let (status, challenge) = post(
-        &format!("{url}/api/challenges"),
+    let (challenge, state_url) = challenge_answered(
+        &url,
         &ada,
         json!({"to": "LevelTwo", "days": 3, "colour": "white"}),
+        &bots,
+        60,
     );
-    assert_eq!(status, 201, "{challenge}");
     assert_eq!(challenge["to_bot"], true, "{challenge}");
-    let game = wait_for(30, "Ada's game with the bot", &bots, || {
-        live_game(&url, "Ada")
-    });
-    let state_url = format!("{url}/api/games/{game}");
-    let (status, state) = post(&format!("{state_url}/move"), &ada, json!({"move": "TE4:0"}));
-    assert_eq!(status, 200, "{state}");
-    wait_for(60, "the bot's answer to Ada", &bots, || {
-        let (_, state) = get(&state_url, None);
-        (moves(&state).len() == 2).then_some(())
-    });
     let (status, state) = post(&format!("{state_url}/resign"), &ada, json!({}));
     assert_eq!(status, 200, "{state}");
     wait_for(30, "the bot to see the game's end", &bots, || {
@@ -371,23 +391,14 @@ fn the_site_s_levels_are_rated_bot_accounts_that_spar_and_take_challenges() {
     // A person's rated challenge to a level is accepted and answered, and again after the
     // server restarts (the house bots play on with new tokens).
     let ada = account_with_token(&url, "Ada");
-    let (status, challenge) = post(
-        &format!("{url}/api/challenges"),
+    let (challenge, state_url) = challenge_answered(
+        &url,
         &ada,
         json!({"to": "punct-level-1", "days": 3, "colour": "white", "rated": true}),
+        &[],
+        30,
     );
-    assert_eq!(status, 201, "{challenge}");
     assert_eq!(challenge["to_bot"], true, "{challenge}");
-    let game = wait_for(30, "Ada's game with level 1", &[], || {
-        live_game(&url, "Ada")
-    });
-    let state_url = format!("{url}/api/games/{game}");
-    let (status, state) = post(&format!("{state_url}/move"), &ada, json!({"move": "TE4:0"}));
-    assert_eq!(status, 200, "{state}");
-    wait_for(30, "level 1's answer", &[], || {
-        let (_, state) = get(&state_url, None);
-        (moves(&state).len() == 2).then_some(())
-    });
     let (addr, db) = server.kill();
     let server = Server::on_with(&addr, &db, &options);
     let (_, state) = get(&state_url, None);
@@ -443,22 +454,13 @@ fn punct_house_plays_the_levels_from_another_process() {
             (status == 200).then_some((status, three))
         });
         assert_eq!((status, &three["bot"]), (200, &json!(true)), "{three}");
-        let (status, challenge) = post(
-            &format!("{url}/api/challenges"),
+        challenge_answered(
+            &url,
             &ada,
             json!({"to": "punct-level-3", "days": 1, "colour": "white"}),
+            &[],
+            30,
         );
-        assert_eq!(status, 201, "{challenge}");
-        let game = wait_for(30, "Ada's game with level 3", &[], || {
-            live_game(&url, "Ada")
-        });
-        let state_url = format!("{url}/api/games/{game}");
-        let (status, state) = post(&format!("{state_url}/move"), &ada, json!({"move": "TE4:0"}));
-        assert_eq!(status, 200, "{state}");
-        wait_for(30, "level 3's answer", &[], || {
-            let (_, state) = get(&state_url, None);
-            (moves(&state).len() == 2).then_some(())
-        });
     };
     let played = std::panic::catch_unwind(answered);
     let _ = house.kill();

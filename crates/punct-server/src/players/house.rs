@@ -9,10 +9,11 @@
 
 use punct_engine::Level;
 
-use super::accounts::AccountId;
+use super::accounts::{self, AccountId};
 use super::glicko2::Rating;
 use super::secrets::{Secret, new_id};
 use super::speed::Speed;
+use super::tokens;
 use super::username::Username;
 use crate::store::sql::{Sql, args};
 
@@ -42,12 +43,16 @@ pub fn seed(level: Level) -> f64 {
 /// play it with.
 pub fn ensure(db: &mut dyn Sql, level: Level, now_ms: i64) -> anyhow::Result<Secret> {
     let name = name(level);
-    let found = db.query_opt(
-        "SELECT id FROM accounts WHERE username_key = $1",
-        &args![name.key()],
-    )?;
-    let account = match found {
-        Some(row) => AccountId(row.text("id")?),
+    let account = match accounts::by_name(db, &name.key())? {
+        // A name taken before the house bots existed is left as it is: only a bot is played.
+        Some(found) => {
+            anyhow::ensure!(
+                found.bot && found.is_open(),
+                "the account {name} is not an open bot account, so it cannot be the house's level {}",
+                level.number()
+            );
+            found.id
+        }
         None => {
             let id = AccountId(new_id(now_ms)?);
             db.execute(
@@ -59,19 +64,6 @@ pub fn ensure(db: &mut dyn Sql, level: Level, now_ms: i64) -> anyhow::Result<Sec
             id
         }
     };
-    // A name taken before the house bots existed is left as it is: only a bot is played.
-    let bot = db
-        .query_opt(
-            "SELECT bot FROM accounts WHERE id = $1 AND deleted_ms IS NULL AND closed_ms IS NULL",
-            &args![account.as_str()],
-        )?
-        .map(|r| r.bool("bot"))
-        .transpose()?;
-    anyhow::ensure!(
-        bot == Some(true),
-        "the account {name} is not an open bot account, so it cannot be the house's level {}",
-        level.number()
-    );
     for speed in Speed::ALL {
         db.execute(
             "INSERT INTO ratings (account, speed, rating, rd, volatility, games, updated_ms)
@@ -87,11 +79,12 @@ pub fn ensure(db: &mut dyn Sql, level: Level, now_ms: i64) -> anyhow::Result<Sec
             ],
         )?;
     }
-    db.execute(
-        "DELETE FROM api_tokens WHERE account = $1 AND name = $2",
-        &args![account.as_str(), TOKEN_NAME],
-    )?;
-    let (_, token) = super::tokens::create(db, &account, TOKEN_NAME, now_ms)?
+    for made in tokens::of_account(db, &account)? {
+        if made.name == TOKEN_NAME {
+            tokens::revoke(db, &account, &made.id)?;
+        }
+    }
+    let (_, token) = tokens::create(db, &account, TOKEN_NAME, now_ms)?
         .map_err(|e| anyhow::anyhow!("the house's level {}: {e}", level.number()))?;
     Ok(token)
 }

@@ -272,6 +272,11 @@ impl Spar {
     const PAUSE: Duration = Duration::from_secs(2);
     const AFTER_FAILURE: Duration = Duration::from_secs(30);
 
+    /// Whether `opponent` is the one sparred with.
+    fn against(&self, opponent: Option<&str>) -> bool {
+        opponent.is_some_and(|o| o.eq_ignore_ascii_case(&self.request.to))
+    }
+
     fn new(request: ChallengeRequest) -> Spar {
         Spar {
             request,
@@ -359,10 +364,7 @@ impl Bot {
                 // The sparring challenge, accepted: the stream may not have told it open
                 // (made and accepted between two of its reads), so it is not told gone.
                 if let Some(spar) = &mut self.spar
-                    && game
-                        .opponent
-                        .as_deref()
-                        .is_some_and(|o| o.eq_ignore_ascii_case(&spar.request.to))
+                    && spar.against(game.opponent.as_deref())
                 {
                     spar.open = None;
                 }
@@ -390,7 +392,7 @@ impl Bot {
         if !challenge.to.eq_ignore_ascii_case(&self.me) {
             tracing::info!("challenge {} to {} is open", challenge.id, challenge.to);
             if let Some(spar) = &mut self.spar
-                && challenge.to.eq_ignore_ascii_case(&spar.request.to)
+                && spar.against(Some(&challenge.to))
             {
                 spar.open = Some(challenge.id.clone());
             }
@@ -421,11 +423,10 @@ impl Bot {
         let Some(spar) = &mut self.spar else {
             return;
         };
-        let busy = self.playing.values().any(|g| {
-            g.opponent
-                .as_deref()
-                .is_some_and(|o| o.eq_ignore_ascii_case(&spar.request.to))
-        });
+        let busy = self
+            .playing
+            .values()
+            .any(|g| spar.against(g.opponent.as_deref()));
         if spar.open.is_some()
             || busy
             || Instant::now() < spar.next
