@@ -782,7 +782,64 @@ async fn every_account_flow_on_sqlite_and_postgresql() {
         a_deleted_account_signs_in_no_more(&base).await;
         profiles_boards_and_search(&base, &db).await;
         claims_settings_and_export(&base).await;
+        ended_sessions_and_old_failures_are_swept(&db, &mut clock).await;
     }
+}
+
+/// The rows left by the flows above: sessions and sign-in failures. The server holds a
+/// SQLite file locked against a second server, so that one is read as a plain reader.
+async fn left(db: &Path) -> (i64, i64) {
+    const TABLES: [&str; 2] = ["sessions", "sign_in_failures"];
+    if !db.to_string_lossy().starts_with("postgres") {
+        let reader =
+            rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .unwrap();
+        let count = |table: &str| {
+            reader
+                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        return (count(TABLES[0]), count(TABLES[1]));
+    }
+    let store = punct_server::store::Store::open::<punct_server::room::Stored>(
+        db,
+        punct_server::ops::time::TimeSource::system(),
+    )
+    .unwrap();
+    store
+        .query(|db| {
+            let count = |db: &mut dyn punct_server::store::sql::Sql, table: &str| {
+                db.query_opt(&format!("SELECT COUNT(*) AS n FROM {table}"), &[])?
+                    .expect("a count")
+                    .int("n")
+            };
+            Ok((count(db, TABLES[0])?, count(db, TABLES[1])?))
+        })
+        .await
+        .unwrap()
+}
+
+/// Once sessions have ended and failures are forgotten, the server's sweep deletes them:
+/// the tables do not grow with every visit.
+async fn ended_sessions_and_old_failures_are_swept(db: &Path, clock: &mut ClockFile) {
+    use punct_server::players::{sessions, throttle};
+    let (sessions_left, failures_left) = left(db).await;
+    assert!(
+        sessions_left > 0 && failures_left > 0,
+        "{sessions_left} {failures_left}"
+    );
+    clock.advance(sessions::IDLE_MS + throttle::FORGET_MS + throttle::MAX_WAIT_MS);
+    // The sweep runs when the server's time moves on (it reads the clock file within
+    // 10 ms).
+    let started = std::time::Instant::now();
+    let swept = loop {
+        let swept = left(db).await;
+        if swept == (0, 0) || started.elapsed() > std::time::Duration::from_secs(5) {
+            break swept;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    assert_eq!(swept, (0, 0), "sessions and failures left after the sweep");
 }
 
 /// The real binary, logging everything (`RUST_LOG=debug`), writes no password, token,

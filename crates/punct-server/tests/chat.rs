@@ -247,8 +247,14 @@ async fn chat_on(db: &Path) {
         refused["error"],
         "the message is too long: at most 140 characters"
     );
+    // Each refusal has its code, for the page to say in its own language.
+    assert_eq!(refused["code"], "chat_too_long", "{refused}");
+    assert_eq!(refused["max"], 140, "{refused}");
     let empty = say(&mut ann_ws, "   ").await;
     assert_eq!(empty["error"], "the message is empty");
+    assert_eq!(empty["code"], "chat_empty");
+    let control = say(&mut ann_ws, "a\u{7}b").await;
+    assert_eq!(control["code"], "chat_control", "{control}");
     // A bad message is refused by its form.
     send(&mut ann_ws, json!({ "type": "chat", "text": 7 })).await;
     let bad = until(&mut ann_ws, |m| m["type"] == "error").await;
@@ -278,6 +284,7 @@ async fn chat_on(db: &Path) {
     let refused = say(&mut anon_ws, "hello").await;
     assert_eq!(refused["status"], 401);
     assert_eq!(refused["error"], "sign in to write in the watchers' chat");
+    assert_eq!(refused["code"], "chat_sign_in", "{refused}");
     assert_eq!(say(&mut ann_ws, "marker 1").await["type"], "chat_sent");
     for ws in [&mut ann_ws, &mut ben_ws] {
         let seen = texts_until(ws, "marker 1").await;
@@ -389,6 +396,13 @@ async fn chat_on(db: &Path) {
         reason.starts_with("too many messages: wait ") && reason.ends_with(" s before the next"),
         "{reason}"
     );
+    assert_eq!(refused["code"], "chat_too_fast", "{refused}");
+    let seconds = refused["seconds"].as_i64().unwrap();
+    assert!((1..=10).contains(&seconds), "{refused}");
+    assert_eq!(
+        reason,
+        format!("too many messages: wait {seconds} s before the next")
+    );
     // Over HTTP too, with Retry-After.
     let refused = cat_http
         .send(
@@ -399,6 +413,7 @@ async fn chat_on(db: &Path) {
         .await;
     assert_eq!(refused.status, 429, "{}", refused.body);
     assert!(refused.retry_after.is_some());
+    assert_eq!(refused.body["code"], "chat_too_fast", "{}", refused.body);
     clock.advance(10_001);
     // A refused message counts nothing: asking until the server has read its clock file
     // is harmless.
@@ -434,6 +449,10 @@ async fn chat_on(db: &Path) {
             .starts_with("your account is muted: you may chat again in "),
         "{refused}"
     );
+    assert_eq!(refused["code"], "chat_muted", "{refused}");
+    // Muted for a day, less the seconds the server's time has moved on since.
+    let minutes = refused["minutes"].as_i64().unwrap();
+    assert!((24 * 60 - 1..=24 * 60).contains(&minutes), "{refused}");
 
     // A report keeps a copy of the message.
     let as_ann = ann
@@ -487,8 +506,15 @@ async fn chat_on(db: &Path) {
     assert_eq!(settings.body["chat"], false, "{}", settings.body);
     let refused = say(&mut ben_ws, "still here?").await;
     assert_eq!(refused["error"], "you turned chat off in your settings");
+    assert_eq!(refused["code"], "chat_off", "{refused}");
     let (_, history) = ben.socket(&id, Some(&black)).await;
     assert_eq!(history["type"], "chat_refused", "{history}");
+    assert_eq!(history["code"], "chat_off", "{history}");
+    let read = ben
+        .send(Method::GET, &format!("/api/games/{id}/chat"), None)
+        .await;
+    assert_eq!(read.status, 403, "{}", read.body);
+    assert_eq!(read.body["code"], "chat_off", "{}", read.body);
 
     // Watchers leave: the count goes down.
     anon_ws.close(None).await.unwrap();

@@ -156,6 +156,31 @@ pub enum Refusal {
         /// The id asked for, cut.
         id: String,
     },
+    /// A chat message of nothing but spaces.
+    ChatEmpty,
+    /// A chat message over the longest.
+    ChatTooLong {
+        /// The most characters of a message.
+        max: usize,
+    },
+    /// A chat message with control characters.
+    ChatControl,
+    /// The operator muted the writer's account.
+    ChatMuted {
+        /// The minutes until the account may chat again, rounded up.
+        minutes: i64,
+    },
+    /// The writer's account is closed.
+    ChatClosed,
+    /// A watcher not signed in writes in the watchers' chat.
+    ChatSignIn,
+    /// The account turned chat off in its settings.
+    ChatOff,
+    /// Over the chat's rate limit.
+    ChatTooFast {
+        /// The seconds until the next message is let through, rounded up.
+        seconds: i64,
+    },
     /// The request is malformed (no code of its own).
     BadRequest,
     /// Not allowed (no code of its own).
@@ -216,6 +241,14 @@ impl Refusal {
         "nothing_read",
         "empty_archive",
         "no_game",
+        "chat_empty",
+        "chat_too_long",
+        "chat_control",
+        "chat_muted",
+        "chat_closed",
+        "chat_sign_in",
+        "chat_off",
+        "chat_too_fast",
         "bad_request",
         "forbidden",
         "not_found",
@@ -262,6 +295,14 @@ impl Refusal {
             Refusal::NothingRead { .. } => "nothing_read",
             Refusal::EmptyArchive => "empty_archive",
             Refusal::NoGame { .. } => "no_game",
+            Refusal::ChatEmpty => "chat_empty",
+            Refusal::ChatTooLong { .. } => "chat_too_long",
+            Refusal::ChatControl => "chat_control",
+            Refusal::ChatMuted { .. } => "chat_muted",
+            Refusal::ChatClosed => "chat_closed",
+            Refusal::ChatSignIn => "chat_sign_in",
+            Refusal::ChatOff => "chat_off",
+            Refusal::ChatTooFast { .. } => "chat_too_fast",
             Refusal::BadRequest => "bad_request",
             Refusal::Forbidden => "forbidden",
             Refusal::NotFound => "not_found",
@@ -286,10 +327,18 @@ impl Refusal {
             | Refusal::InvitationWrong
             | Refusal::Withheld { .. }
             | Refusal::WithheldMeanwhile
+            | Refusal::ChatMuted { .. }
+            | Refusal::ChatClosed
+            | Refusal::ChatSignIn
+            | Refusal::ChatOff
             | Refusal::Forbidden => ErrorKind::Forbidden,
             Refusal::MalformedMove { .. }
             | Refusal::NothingRead { .. }
             | Refusal::EmptyArchive
+            | Refusal::ChatEmpty
+            | Refusal::ChatTooLong { .. }
+            | Refusal::ChatControl
+            | Refusal::ChatTooFast { .. }
             | Refusal::BadRequest
             | Refusal::TooMany
             | Refusal::TooLarge
@@ -397,6 +446,23 @@ impl fmt::Display for Refusal {
                 f.write_str("no game could be read: the archive holds no file")
             }
             Refusal::NoGame { id } => write!(f, "no game `{id}`"),
+            Refusal::ChatEmpty => f.write_str("the message is empty"),
+            Refusal::ChatTooLong { max } => {
+                write!(f, "the message is too long: at most {max} characters")
+            }
+            Refusal::ChatControl => f.write_str("the message may not hold control characters"),
+            Refusal::ChatMuted { minutes } => {
+                write!(
+                    f,
+                    "your account is muted: you may chat again in {minutes} min"
+                )
+            }
+            Refusal::ChatClosed => f.write_str("this account is closed"),
+            Refusal::ChatSignIn => f.write_str("sign in to write in the watchers' chat"),
+            Refusal::ChatOff => f.write_str("you turned chat off in your settings"),
+            Refusal::ChatTooFast { seconds } => {
+                write!(f, "too many messages: wait {seconds} s before the next")
+            }
             Refusal::BadRequest => f.write_str("bad request"),
             Refusal::Forbidden => f.write_str("forbidden"),
             Refusal::NotFound => f.write_str("not found"),

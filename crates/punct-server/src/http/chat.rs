@@ -35,10 +35,7 @@ pub(super) async fn read(
     if let Some(account) = viewer.account()
         && hub.chat_off(account).await?
     {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "you turned chat off in your settings",
-        ));
+        return Err(refusal_error(&Refusal::ChatOff));
     }
     let reader = Reader {
         account: viewer.account().cloned(),
@@ -57,10 +54,18 @@ pub(super) struct Written {
     text: String,
 }
 
+/// The refusal of a message, with its code.
+fn refusal_error(refusal: &Refusal) -> ApiError {
+    let status = StatusCode::from_u16(refusal_status(refusal)).unwrap_or(StatusCode::BAD_REQUEST);
+    ApiError {
+        refusal: Some(Box::new(refusal.coded())),
+        ..ApiError::new(status, refusal.to_string())
+    }
+}
+
 /// A refusal of a message, with `Retry-After` when it is the rate limit's.
 fn refusal_answer(refusal: &Refusal) -> Response {
-    let status = StatusCode::from_u16(refusal_status(refusal)).unwrap_or(StatusCode::BAD_REQUEST);
-    let mut answer = ApiError::new(status, refusal.to_string()).into_response();
+    let mut answer = refusal_error(refusal).into_response();
     if let Refusal::TooFast { wait_ms } = refusal
         && let Ok(v) = HeaderValue::from_str(&((wait_ms + 999) / 1000).to_string())
     {

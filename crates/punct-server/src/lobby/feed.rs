@@ -1,6 +1,7 @@
 //! The lobby's feed: what every server (this one too) tells on [`Channel::Lobby`], read once
 //! per server and handed to all of its lobby sockets. A new seek is read from the database
-//! here, once, rather than by each socket.
+//! here, once, rather than by each socket; and the sockets' copy of the list is forgotten
+//! before a change of seeks is handed on (`listing`).
 //!
 //! [`Channel::Lobby`]: crate::store::notify::Channel::Lobby
 
@@ -50,6 +51,7 @@ pub(super) async fn follow(lobby: Weak<Inner>, mut notices: broadcast::Receiver<
                 let Some(inner) = lobby.upgrade() else {
                     return;
                 };
+                inner.listing.forget().await;
                 let _ = inner.heard.send(Heard::Missed);
                 continue;
             }
@@ -84,6 +86,12 @@ pub(super) async fn follow(lobby: Weak<Inner>, mut notices: broadcast::Receiver<
             }
             LobbyNotice::Notified { accounts } => Heard::Notified(Arc::new(accounts)),
         };
+        if matches!(
+            heard,
+            Heard::SeekAdded(_) | Heard::SeekRemoved(_) | Heard::Missed
+        ) {
+            inner.listing.forget().await;
+        }
         let _ = inner.heard.send(heard);
     }
 }

@@ -2,8 +2,9 @@
 //! challenges ([`challenging`]), each turned into a game between two accounts by one door
 //! ([`Lobby::start_game`], in [`games`]); the feed that hands every server's lobby changes to
 //! this server's lobby sockets ([`feed`]); and the sweep that any server runs (seeks and
-//! pool entries that ran out, pairing, correspondence games overdue: [`sweep`]); and each
-//! account's events for a program that plays it ([`events`]).
+//! pool entries that ran out, pairing, correspondence games overdue: [`sweep`]); each
+//! account's events for a program that plays it ([`events`]); and the copy of the live seeks
+//! that the sockets are sent ([`listing`]).
 //!
 //! Nothing here is kept only in memory: seeks, entries, challenges, the sockets' presence
 //! and notifications are rows, and a change is told to every server by
@@ -13,6 +14,7 @@ mod challenging;
 mod events;
 mod feed;
 mod games;
+mod listing;
 mod pools;
 mod seeking;
 mod sweep;
@@ -42,6 +44,8 @@ pub struct Lobby {
 struct Inner {
     hub: Hub,
     heard: broadcast::Sender<Heard>,
+    /// The live seeks as the sockets are sent them.
+    listing: listing::Listing,
 }
 
 impl Lobby {
@@ -51,6 +55,7 @@ impl Lobby {
             inner: Arc::new(Inner {
                 hub,
                 heard: broadcast::channel(KEPT).0,
+                listing: listing::Listing::default(),
             }),
         };
         tokio::spawn(feed::follow(
@@ -75,7 +80,14 @@ impl Lobby {
         self.inner.heard.subscribe()
     }
 
-    /// The live seeks, oldest first.
+    /// The live seeks, oldest first, for a socket that follows [`Lobby::listen`]: read
+    /// once for all the sockets that ask together, and told anew by the feed once it
+    /// hears of a change (`listing`). A request without a socket reads [`Lobby::seeks`].
+    pub async fn seeks_heard(&self) -> Result<Arc<Vec<SeekView>>, Error> {
+        self.inner.listing.get(self.seeks()).await
+    }
+
+    /// The live seeks, oldest first, as the database has them now.
     pub async fn seeks(&self) -> Result<Vec<SeekView>, Error> {
         let now = self.now();
         let listed = self
@@ -106,8 +118,16 @@ impl Lobby {
     }
 
     /// Tells every server of `notice`. A notice lost costs a page its liveliness, never
-    /// the truth: it is logged, not returned.
+    /// the truth: it is logged, not returned. A change of seeks forgets this server's copy
+    /// of them first, so that a socket opened here at once sees its own server's change
+    /// before the feed hears of it.
     async fn tell(&self, notice: LobbyNotice) {
+        if matches!(
+            notice,
+            LobbyNotice::SeekAdded { .. } | LobbyNotice::SeekRemoved { .. }
+        ) {
+            self.inner.listing.forget().await;
+        }
         if let Err(e) = self
             .hub()
             .database()

@@ -1,5 +1,6 @@
 //! The lobby's sweep, run by every server: seeks, pool entries and lobby sockets that ran
-//! out go (a dead server's with them), the pools are paired as their ranges widen, and
+//! out go (a dead server's with them), and so do ended sessions and forgotten sign-in
+//! failures; the pools are paired as their ranges widen, and
 //! correspondence games whose player to move ran out of time are ended even when nobody
 //! is connected. Each of these is safe with several servers at once: a purge deletes what
 //! is due, whoever does it; a pair is claimed in the database ([`super::pools`]); and an
@@ -14,7 +15,7 @@ use std::time::Duration;
 use super::{Inner, Lobby};
 use crate::players::lobby_notice::LobbyNotice;
 use crate::players::queue::SLOTS;
-use crate::players::{games, presence, queue, seeks};
+use crate::players::{games, presence, queue, seeks, sessions, throttle};
 
 /// How often the sweep runs (and whenever the time source moves on).
 const EVERY: Duration = Duration::from_secs(1);
@@ -54,6 +55,8 @@ impl Lobby {
             .transact(move |db| {
                 presence::purge(db, now)?;
                 queue::purge(db, now)?;
+                sessions::purge(db, now)?;
+                throttle::purge(db, now)?;
                 let gone = seeks::purge(db, now)?;
                 Ok((gone, games::timed_out(db, now, OVERDUE_PER_SWEEP)?))
             })

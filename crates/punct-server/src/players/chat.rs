@@ -6,8 +6,11 @@
 //! those who turned chat off, and senders over the rate limit, counted from the stored
 //! messages themselves, so that every server sharing the database counts the same.
 
+use std::fmt;
+
 use super::accounts::{self, AccountId};
 use super::secrets::new_id;
+use crate::error::refusal::Refusal as Coded;
 use crate::store::sql::{Row, Sql, args};
 
 /// The most characters of a message.
@@ -60,18 +63,34 @@ impl Room {
 }
 
 /// Why a message is refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageError {
     /// Nothing but spaces.
-    #[error("the message is empty")]
     Empty,
     /// Longer than [`MAX_CHARS`].
-    #[error("the message is too long: at most 140 characters")]
     TooLong,
     /// With control characters.
-    #[error("the message may not hold control characters")]
     Control,
 }
+
+impl MessageError {
+    /// The refusal's code, with the values it names.
+    pub fn coded(self) -> Coded {
+        match self {
+            MessageError::Empty => Coded::ChatEmpty,
+            MessageError::TooLong => Coded::ChatTooLong { max: MAX_CHARS },
+            MessageError::Control => Coded::ChatControl,
+        }
+    }
+}
+
+impl fmt::Display for MessageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.coded().fmt(f)
+    }
+}
+
+impl std::error::Error for MessageError {}
 
 /// `text` as a message: trimmed, 1 to 140 characters, no control characters.
 pub fn message(text: &str) -> Result<&str, MessageError> {
@@ -127,13 +146,11 @@ impl Writer {
 }
 
 /// Why [`write`] refused a message.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// The text is not a message.
-    #[error(transparent)]
-    Message(#[from] MessageError),
+    Message(MessageError),
     /// The operator muted the account.
-    #[error("your account is muted: you may chat again in {} min", (.until_ms - .now_ms + 59_999) / 60_000)]
     Muted {
         /// Until when.
         until_ms: i64,
@@ -141,21 +158,50 @@ pub enum Refusal {
         now_ms: i64,
     },
     /// The account is closed or deleted.
-    #[error("this account is closed")]
     Closed,
     /// A watcher not signed in.
-    #[error("sign in to write in the watchers' chat")]
     SignIn,
     /// The writer turned chat off in their settings.
-    #[error("you turned chat off in your settings")]
     ChatOff,
     /// Over the rate limit.
-    #[error("too many messages: wait {} s before the next", (.wait_ms + 999) / 1000)]
     TooFast {
         /// How long until the next is let through.
         wait_ms: i64,
     },
 }
+
+impl Refusal {
+    /// The refusal's code, with the values it names (its English sentence is its
+    /// [`fmt::Display`]).
+    pub fn coded(&self) -> Coded {
+        match *self {
+            Refusal::Message(e) => e.coded(),
+            Refusal::Muted { until_ms, now_ms } => Coded::ChatMuted {
+                minutes: (until_ms - now_ms + 59_999) / 60_000,
+            },
+            Refusal::Closed => Coded::ChatClosed,
+            Refusal::SignIn => Coded::ChatSignIn,
+            Refusal::ChatOff => Coded::ChatOff,
+            Refusal::TooFast { wait_ms } => Coded::ChatTooFast {
+                seconds: (wait_ms + 999) / 1000,
+            },
+        }
+    }
+}
+
+impl From<MessageError> for Refusal {
+    fn from(e: MessageError) -> Refusal {
+        Refusal::Message(e)
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.coded().fmt(f)
+    }
+}
+
+impl std::error::Error for Refusal {}
 
 /// Writes `text` by `writer` in `room` of game `game`, unless it is refused.
 pub fn write(

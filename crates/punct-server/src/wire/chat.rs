@@ -1,9 +1,13 @@
 //! A game's chat on the wire: one message ([`ChatLine`]), the chat a reader may see
-//! (`GET /api/games/{id}/chat` and the socket's `chat_history`), and the list of blocks.
+//! (`GET /api/games/{id}/chat` and the socket's `chat_history`), a message's refusal, and the
+//! list of blocks.
 //! The text goes as typed: the pages show it as text, never as markup.
+
+use std::borrow::Cow;
 
 use serde::Serialize;
 
+use super::error::ErrorBody;
 use crate::games::ChatHistory;
 use crate::players::chat::{Message, Refusal};
 
@@ -75,6 +79,16 @@ impl<'a> ChatPage<'a> {
 pub struct Blocked {
     /// Their names, in the order blocked.
     pub blocked: Vec<String>,
+}
+
+/// The refusal of a message as the client is told it (its code `chat_…`, API.md).
+pub fn refused(refusal: &Refusal) -> ErrorBody<'static> {
+    let coded = refusal.coded();
+    ErrorBody::refused(
+        refusal_status(refusal),
+        coded.to_string(),
+        Cow::Owned(coded),
+    )
 }
 
 /// The HTTP status that fits a refusal of a message.

@@ -140,6 +140,14 @@ mod tests {
             },
             Refusal::EmptyArchive,
             Refusal::NoGame { id: "ab".into() },
+            Refusal::ChatEmpty,
+            Refusal::ChatTooLong { max: 140 },
+            Refusal::ChatControl,
+            Refusal::ChatMuted { minutes: 5 },
+            Refusal::ChatClosed,
+            Refusal::ChatSignIn,
+            Refusal::ChatOff,
+            Refusal::ChatTooFast { seconds: 7 },
         ]
         .into_iter()
         .chain(ErrorKind::ALL.map(Refusal::of_kind))

@@ -69,8 +69,11 @@ async fn counts(lobby: &Lobby, account: &AccountId) -> anyhow::Result<LobbyMessa
 
 /// What a socket sends first, and again after changes may have been missed.
 async fn everything(lobby: &Lobby, account: Option<&AccountId>) -> anyhow::Result<Vec<Message>> {
-    let seeks = lobby.seeks().await.map_err(|e| anyhow::anyhow!(e))?;
-    let mut out: Vec<Message> = LobbyMessage::seek_list(seeks).iter().map(text).collect();
+    let seeks = lobby.seeks_heard().await.map_err(|e| anyhow::anyhow!(e))?;
+    let mut out: Vec<Message> = LobbyMessage::seek_list(seeks.to_vec())
+        .iter()
+        .map(text)
+        .collect();
     if let Some(account) = account {
         out.push(text(&counts(lobby, account).await?));
     }

@@ -14,8 +14,9 @@ use crate::games::{
     Watching,
 };
 use crate::players::accounts::AccountId;
+use crate::players::chat::Refusal;
 use crate::room::Audience;
-use crate::wire::chat::{ChatLine, ChatPage, refusal_status};
+use crate::wire::chat::{self, ChatLine, ChatPage};
 use crate::wire::client::{ClientMessage, parse_message};
 use crate::wire::error::{ErrorBody, body_of};
 use crate::wire::server::{ServerMessage, announced_text};
@@ -79,9 +80,9 @@ fn error_text(status: u16, reason: &str) -> Utf8Bytes {
     ServerMessage::Error(ErrorBody::new(status, reason)).text()
 }
 
-/// The `chat_refused` message for a refusal with `status` and `reason`.
-fn chat_refused(status: u16, reason: &str) -> Utf8Bytes {
-    ServerMessage::ChatRefused(ErrorBody::new(status, reason)).text()
+/// The `chat_refused` message for `refusal`.
+fn chat_refused(refusal: &Refusal) -> Utf8Bytes {
+    ServerMessage::ChatRefused(chat::refused(refusal)).text()
 }
 
 impl Session {
@@ -265,7 +266,7 @@ impl Session {
             && self.hub.chat_off(account).await?
         {
             self.chat = None;
-            return Ok(chat_refused(403, "you turned chat off in your settings"));
+            return Ok(chat_refused(&Refusal::ChatOff));
         }
         // Followed before the history is read, so that nothing falls between them (a message
         // in both is the same id, which the client keeps once).
@@ -301,7 +302,7 @@ impl Session {
             .await;
         match written {
             Ok(Ok(message)) => ServerMessage::ChatSent { id: &message.id }.text(),
-            Ok(Err(refusal)) => chat_refused(refusal_status(&refusal), &refusal.to_string()),
+            Ok(Err(refusal)) => chat_refused(&refusal),
             Err(e) => ServerMessage::ChatRefused(body_of(&e)).text(),
         }
     }

@@ -7,6 +7,7 @@
 
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
+import { refusedText } from "../refused.js";
 
 /** The most characters of a message, as the server counts them. */
 export const MAX_CHARS = 140;
@@ -44,6 +45,12 @@ export function draftProblem(text) {
   if (n === 0) return t("chat.empty");
   if (n > MAX_CHARS) return t("chat.tooLong", { max: MAX_CHARS });
   return null;
+}
+
+/** A `chat_refused` message as the note under the input: its code said in the page's language. */
+export function refusalNote(msg) {
+  const text = refusedText(msg) || "";
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -163,7 +170,7 @@ export function createChat({ box, send, block, report, me, player, setOn, keptOf
       } else if (msg.type === "chat_refused") {
         // Opening the chat is refused only when this account turned it off.
         if (!c.opened) c.off = true;
-        else c.note = msg.error.charAt(0).toUpperCase() + msg.error.slice(1);
+        else c.note = refusalNote(msg);
       } else return false;
       draw();
       return true;

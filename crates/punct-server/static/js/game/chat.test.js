@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useEnglish } from "../english.test-support.js";
-import { MAX_CHARS, addLine, authorLabel, charCount, draftProblem, ownRoom, roomsOf } from "./chat.js";
+import { readFileSync } from "node:fs";
+import { useCatalogue } from "../i18n.js";
+import { MAX_CHARS, addLine, authorLabel, charCount, draftProblem, ownRoom, refusalNote, roomsOf } from "./chat.js";
 
 useEnglish();
 
@@ -34,4 +36,17 @@ test("a line is shown under its author's name, or a player's side when not signe
   assert.equal(authorLabel({ author: "<b>ann</b>", seat: "white" }), "<b>ann</b>");
   assert.equal(authorLabel({ author: null, seat: "black" }), "Black");
   assert.equal(authorLabel({ author: null, seat: null }), "Anonymous");
+});
+
+test("a refused message is said from its code in the page's language", () => {
+  useEnglish();
+  const fast = { type: "chat_refused", status: 429, error: "too many messages: wait 7 s before the next", code: "chat_too_fast", seconds: 7 };
+  assert.equal(refusalNote(fast), "Too many messages: wait 7 s before the next");
+  const fr = JSON.parse(readFileSync(new URL("../../i18n/fr/server.json", import.meta.url), "utf8"));
+  useCatalogue(fr, "fr");
+  assert.equal(refusalNote(fast), "Trop de messages : attendez 7 s avant le suivant");
+  assert.equal(refusalNote({ error: "your account is muted: you may chat again in 3 min", code: "chat_muted", minutes: 3 }),
+    "Votre compte est réduit au silence : vous pourrez écrire à nouveau dans 3 min");
+  assert.equal(refusalNote({ error: "something new", code: "chat_new" }), "Something new");
+  useEnglish();
 });
