@@ -25,6 +25,32 @@ const GAME: &str = "INSERT INTO games (id, live, updated_ms, seq, data)
          (SELECT 1 FROM pending_moves p
           WHERE p.game = EXCLUDED.id AND p.seq >= EXCLUDED.seq)";
 
+/// Takes the transaction's lock of each game it changes, in the order given. Two servers'
+/// changes of one game are thus made one after the other: under READ COMMITTED, a pending
+/// move and a whole state written at once on the same state would each miss the other's
+/// uncommitted row and both be kept, while each statement after the lock sees what the
+/// other committed.
+const LOCK_GAMES: &str =
+    "SELECT pg_advisory_xact_lock(hashtextextended(g, 0)) FROM unnest($1::text[]) AS g";
+
+/// The games `commit` changes, sorted, so that two transactions take their locks in one
+/// order.
+fn changed_games<'a>(commit: &'a Commit) -> Vec<&'a str> {
+    let mut games: Vec<&str> = commit
+        .folds
+        .iter()
+        .map(|f| f.game.as_str())
+        .chain(commit.changes.iter().map(|change| match change {
+            Change::Game(g) => g.id.as_str(),
+            Change::Move(m) => m.game.as_str(),
+            Change::SetAside { id, .. } => id.as_str(),
+        }))
+        .collect();
+    games.sort_unstable();
+    games.dedup();
+    games
+}
+
 /// A connection to PostgreSQL.
 pub struct Postgres(Box<Client>);
 
@@ -156,6 +182,10 @@ impl Backend for Postgres {
 
     fn commit(&mut self, commit: &Commit, jobs: &mut [Box<dyn Job>]) -> anyhow::Result<Vec<Made>> {
         let mut tx = self.0.transaction()?;
+        let games = changed_games(commit);
+        if !games.is_empty() {
+            tx.execute(LOCK_GAMES, &[&games])?;
+        }
         let mut made = Vec::with_capacity(commit.changes.len());
         for f in commit.folds {
             tx.execute(
