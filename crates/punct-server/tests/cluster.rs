@@ -1,6 +1,7 @@
 //! Several servers on one PostgreSQL, as real processes (Debian's `postgresql` package;
 //! without it the test is skipped with a message): three nodes share a real PostgreSQL and
-//! one controlled clock. A watcher on node C sees a move made on node A; every node accepts
+//! one controlled clock. A watcher on node C sees a move made on node A, made on C's copy
+//! from the notification that carried it; every node accepts
 //! the actions of every game, in turn, without a refusal; a computer's move is made once
 //! whichever node the human's move reached; and when the node owning a game is killed with
 //! SIGKILL, another takes it over once its lease has run out (the clock moved past it), the
@@ -33,6 +34,23 @@ async fn node(addr: SocketAddr, db: &Path, name: &str, clock: &ClockFile) -> Pro
 
 fn moves(v: &Value) -> usize {
     v["moves"].as_array().map_or(0, Vec::len)
+}
+
+/// How many changes of other nodes the node at `base` caught up with `from` (its
+/// `/metrics`).
+async fn caught_up(base: &str, from: &str) -> u64 {
+    let text = reqwest::get(format!("{base}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let sample = format!("punct_caught_up_total{{from=\"{from}\"}} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&sample))
+        .unwrap_or_else(|| panic!("no {sample} in {text}"))
+        .parse()
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -72,6 +90,12 @@ async fn three_nodes_are_one_site() {
         assert_eq!(heard["detail"]["move"], mv.as_str(), "{heard}");
         seq += 1;
     }
+    // C made each of those moves on its copy from the notification, reading nothing back.
+    let from_notices = caught_up(&c, "notification").await;
+    assert!(
+        from_notices >= 3,
+        "{from_notices} moves caught up from notifications"
+    );
 
     // Any node accepts the game's actions, each named by the state it was made on, the
     // node changing at every move: never a refusal.

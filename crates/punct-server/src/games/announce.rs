@@ -6,8 +6,10 @@
 //! the store hands out each commit's notification ([`Notice`]), and every game in memory
 //! that it names at a later state than this server holds is read back from the database
 //! (the truth) and announced here: as the move it was when it is one move on, else as the
-//! whole state. A notification missed (a lost connection, PostgreSQL restarted) makes
-//! every game in memory be read again.
+//! whole state. A move kept pending travels in the notification, and a server one state
+//! behind makes it on its copy as the database folds it, without reading the game. A
+//! notification missed (a lost connection, PostgreSQL restarted) makes every game in
+//! memory be read again.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock, Weak};
@@ -17,9 +19,9 @@ use axum::extract::ws::Utf8Bytes;
 use super::cell::{Glance, RoomCell};
 use super::{Hub, Inner, computer};
 use crate::error::Error;
-use crate::ops::metrics::StorageOp;
+use crate::ops::metrics::{CaughtUp, StorageOp};
 use crate::room::{Audience, Change, Room, Snapshot};
-use crate::store::Notice;
+use crate::store::{Form, Notice, PendingMove};
 
 /// What an announcement tells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +100,7 @@ pub(super) async fn follow_notices(hub: Weak<Inner>) {
             return;
         };
         let hub = Hub { inner };
-        let (cells, seq) = match notice {
+        let (cells, seq, moved) = match notice {
             Ok(Notice::Game(changed)) => {
                 let found = hub.rooms().get(&changed.id).cloned();
                 let Some(cell) = found.or_else(|| hub.finished().get(&changed.id)) else {
@@ -107,7 +109,7 @@ pub(super) async fn follow_notices(hub: Weak<Inner>) {
                 if cell.committed(false).0.seq >= changed.seq {
                     continue;
                 }
-                (vec![cell], Some(changed.seq))
+                (vec![cell], Some(changed.seq), changed.moved)
             }
             Ok(Notice::Lobby(_)) => continue,
             Ok(Notice::Job(_)) => continue,
@@ -115,13 +117,13 @@ pub(super) async fn follow_notices(hub: Weak<Inner>) {
             Ok(Notice::Missed) | Err(RecvError::Lagged(_)) => {
                 let mut cells: Vec<Arc<RoomCell>> = hub.rooms().values().cloned().collect();
                 cells.extend(hub.finished().all());
-                (cells, None)
+                (cells, None, None)
             }
             Err(RecvError::Closed) => return,
         };
         for cell in cells {
-            let hub = hub.clone();
-            tokio::spawn(async move { hub.catch_up(&cell, seq).await });
+            let (hub, moved) = (hub.clone(), moved.clone());
+            tokio::spawn(async move { hub.catch_up(&cell, seq, moved).await });
         }
     }
 }
@@ -154,20 +156,31 @@ impl Hub {
         if let Some(seq) = latest
             && cell.committed(false).0.seq < seq
         {
-            self.catch_up(cell, Some(seq)).await;
+            self.catch_up(cell, Some(seq), None).await;
             return Ok(true);
         }
         Ok(false)
     }
 
     /// Reads the game of `cell` back from the database if it is at a later state than this
-    /// server holds (`seq`, when a notification named it), and announces it.
-    async fn catch_up(&self, cell: &Arc<RoomCell>, seq: Option<u64>) {
+    /// server holds (`seq`, when a notification named it), and announces it. A move the
+    /// notification carried (`moved`) that follows the state held is made on it instead,
+    /// as reading the game back would make it: the row and its pending moves.
+    async fn catch_up(&self, cell: &Arc<RoomCell>, seq: Option<u64>, moved: Option<PendingMove>) {
         // A failure is met again, and logged, by whoever uses the room next.
         let Ok(mut room) = self.lock(cell).await else {
             return;
         };
         if seq.is_some_and(|seq| room.seq >= seq) {
+            return;
+        }
+        if let Some(next) = moved
+            .filter(|m| m.seq == room.seq + 1)
+            .and_then(|m| self.moved_on(&room, &m))
+        {
+            *room = next;
+            self.inner.metrics.caught_up(CaughtUp::Notified);
+            self.announce(cell, &room, Announced::Change(Change::Move));
             return;
         }
         let Ok(Some(truth)) = self.load(&cell.id).await else {
@@ -180,11 +193,21 @@ impl Hub {
             && truth.game.moves().len() == room.game.moves().len() + 1
             && truth.game.moves().starts_with(room.game.moves());
         *room = truth;
+        self.inner.metrics.caught_up(CaughtUp::ReadBack);
         let what = if one_move {
             Announced::Change(Change::Move)
         } else {
             Announced::ReadBack
         };
         self.announce(cell, &room, what);
+    }
+
+    /// The room after `m`, made on its stored form as the database would fold it; `None`
+    /// if it does not follow (the game is then read back).
+    fn moved_on(&self, room: &Room, m: &PendingMove) -> Option<Room> {
+        let mut stored = room.to_stored();
+        stored.apply(m).ok()?;
+        let now = self.now();
+        Room::from_stored(stored, now, now).ok()
     }
 }

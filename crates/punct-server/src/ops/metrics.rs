@@ -48,6 +48,15 @@ pub enum StorageOp {
     Read,
 }
 
+/// How a node caught up with a change another node made to a game it holds.
+#[derive(Clone, Copy, Debug)]
+pub enum CaughtUp {
+    /// By the move the notification carried.
+    Notified,
+    /// By reading the game back from the database.
+    ReadBack,
+}
+
 /// What is read when `/metrics` is scraped.
 pub struct Scraped {
     /// Games in memory that are still being played.
@@ -76,6 +85,7 @@ struct Inner {
     engine_queue: IntGauge,
     errors: Vec<IntCounter>,
     storage_failures: [IntCounter; 2],
+    caught_up: [IntCounter; 2],
     since_commit: prometheus::Gauge,
     /// The job queue's depth and its oldest job's age, per lane (`store::engine_queue`).
     engine_jobs: [IntGauge; 2],
@@ -136,6 +146,12 @@ impl Metrics {
             "Reads and writes of the database that failed",
             "op",
         );
+        let caught_up = vec(
+            "punct_caught_up_total",
+            "Changes another node made to a game held here, caught up with: by the move the \
+             notification carried, or by reading the game back from the database",
+            "from",
+        );
         registered(&r, engine_wait.clone());
         let jobs = registered(
             &r,
@@ -191,6 +207,10 @@ impl Metrics {
                     storage.with_label_values(&["write"]),
                     storage.with_label_values(&["read"]),
                 ],
+                caught_up: [
+                    caught_up.with_label_values(&["notification"]),
+                    caught_up.with_label_values(&["database"]),
+                ],
                 since_commit: registered(
                     &r,
                     prometheus::Gauge::new(
@@ -232,6 +252,11 @@ impl Metrics {
     /// A read or write of the database that failed.
     pub fn storage_failed(&self, op: StorageOp) {
         self.inner.storage_failures[op as usize].inc();
+    }
+
+    /// A change another node made, caught up with as `how` says.
+    pub fn caught_up(&self, how: CaughtUp) {
+        self.inner.caught_up[how as usize].inc();
     }
 
     /// Counts a WebSocket as open until the returned guard is dropped.
@@ -289,6 +314,7 @@ mod tests {
         m.committed(1, None);
         m.error(ErrorKind::Illegal);
         m.storage_failed(StorageOp::Read);
+        m.caught_up(CaughtUp::Notified);
         let open = m.socket_opened();
         let text = m.render(&Scraped {
             live_games: 3,
@@ -301,6 +327,8 @@ mod tests {
             "punct_errors_total{kind=\"illegal\"} 1",
             "punct_errors_total{kind=\"storage\"} 0",
             "punct_storage_failures_total{op=\"read\"} 1",
+            "punct_caught_up_total{from=\"notification\"} 1",
+            "punct_caught_up_total{from=\"database\"} 0",
             "punct_move_commit_seconds_bucket{le=\"0.0025\"} 1",
             "punct_move_commit_seconds_bucket{le=\"0.001\"} 0",
             "punct_websockets_open 1",

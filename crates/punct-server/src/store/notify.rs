@@ -19,6 +19,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls};
 use tokio::sync::broadcast;
 
+use super::form::PendingMove;
 use super::sql::{Sql, args};
 use crate::ops::outage::Outage;
 
@@ -69,21 +70,37 @@ impl Channel {
 }
 
 /// A game's change as [`Channel::Games`] tells it: the game and the number of its state
-/// now, written `id:seq`, several separated by spaces.
+/// now, written `id:seq`, several separated by spaces; a move kept pending comes with
+/// itself, `id:seq=at_ms,mover,left_ms,move` (`-` for no clock), so that a server one
+/// state behind makes it without reading the game back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameChanged {
     /// The game's id.
     pub id: String,
     /// The number of the state the commit made.
     pub seq: u64,
+    /// The move that made it, when it was kept as a pending move.
+    pub moved: Option<PendingMove>,
 }
+
+/// The longest move text a notification carries: any longer is named by `id:seq` alone
+/// (read back), as is one with a space, which separates the items.
+const MOVE_TEXT_MAX: usize = 32;
 
 impl GameChanged {
     /// The payloads naming `changed`, each short enough for PostgreSQL.
     pub fn payloads(changed: &[GameChanged]) -> Vec<String> {
         let mut out = vec![String::new()];
         for c in changed {
-            let item = format!("{}:{}", c.id, c.seq);
+            let mut item = format!("{}:{}", c.id, c.seq);
+            if let Some(m) = c
+                .moved
+                .as_ref()
+                .filter(|m| m.text.len() <= MOVE_TEXT_MAX && !m.text.contains(' '))
+            {
+                let left = m.left_ms.map_or("-".to_owned(), |l| l.to_string());
+                item.push_str(&format!("={},{},{left},{}", m.at_ms, m.mover, m.text));
+            }
             let last = out.last_mut().expect("never empty");
             if !last.is_empty() && last.len() + 1 + item.len() > PAYLOAD_MAX {
                 out.push(item);
@@ -99,19 +116,47 @@ impl GameChanged {
     }
 
     /// The changes a payload names; what does not read (another version's form) is
-    /// skipped, and the caller, finding nothing, is no worse off than with a lost one.
+    /// skipped, and the caller, finding nothing, is no worse off than with a lost one. A
+    /// move that does not read leaves its change named alone, to be read back.
     pub fn parse(payload: &str) -> Vec<GameChanged> {
         payload
             .split(' ')
             .filter_map(|item| {
-                let (id, seq) = item.rsplit_once(':')?;
+                let (head, moved) = match item.split_once('=') {
+                    Some((head, moved)) => (head, Some(moved)),
+                    None => (item, None),
+                };
+                let (id, seq) = head.rsplit_once(':')?;
+                let seq = seq.parse().ok()?;
+                let moved = moved.and_then(|m| pending_move(id, seq, m));
                 Some(GameChanged {
                     id: id.to_owned(),
-                    seq: seq.parse().ok()?,
+                    seq,
+                    moved,
                 })
             })
             .collect()
     }
+}
+
+/// The move `at_ms,mover,left_ms,move` of game `id` that made state `seq`.
+fn pending_move(id: &str, seq: u64, text: &str) -> Option<PendingMove> {
+    let mut parts = text.splitn(4, ',');
+    let at_ms = parts.next()?.parse().ok()?;
+    let mover = parts.next()?.parse().ok()?;
+    let left_ms = match parts.next()? {
+        "-" => None,
+        left => Some(left.parse().ok()?),
+    };
+    let text = parts.next().filter(|t| !t.is_empty())?;
+    Some(PendingMove {
+        game: id.to_owned(),
+        seq,
+        at_ms,
+        mover,
+        text: text.to_owned(),
+        left_ms,
+    })
 }
 
 /// What a subscriber hears.
@@ -292,6 +337,14 @@ mod tests {
             .map(|i| GameChanged {
                 id: format!("{i:016x}"),
                 seq: i,
+                moved: (i % 3 > 0).then(|| PendingMove {
+                    game: format!("{i:016x}"),
+                    seq: i,
+                    at_ms: 1_764_000_000_000 + i as i64,
+                    mover: (i % 2) as u8,
+                    text: "TK16:0".to_owned(),
+                    left_ms: (i % 3 == 1).then_some(59_000 - i as i64),
+                }),
             })
             .collect();
         let payloads = GameChanged::payloads(&changed);
@@ -306,22 +359,45 @@ mod tests {
     }
 
     #[test]
+    fn a_move_that_cannot_travel_is_named_alone() {
+        let long = PendingMove {
+            game: "ab".into(),
+            seq: 4,
+            at_ms: 10,
+            mover: 1,
+            text: "x".repeat(MOVE_TEXT_MAX + 1),
+            left_ms: None,
+        };
+        let spaced = PendingMove {
+            text: "A1 B2".into(),
+            ..long.clone()
+        };
+        for m in [long, spaced] {
+            let payloads = GameChanged::payloads(&[GameChanged {
+                id: "ab".into(),
+                seq: 4,
+                moved: Some(m),
+            }]);
+            assert_eq!(payloads, ["ab:4"]);
+        }
+    }
+
+    #[test]
     fn what_does_not_read_is_skipped() {
+        let named = |id: &str, seq| GameChanged {
+            id: id.into(),
+            seq,
+            moved: None,
+        };
         assert_eq!(
-            GameChanged::parse("ab:3 junk cd:x :7 ef:9"),
+            GameChanged::parse("ab:3 junk cd:x :7 ef:9 gh:2=1,0,-, ij:5=x,0,-,TK16:0 kl:6=1,2"),
             [
-                GameChanged {
-                    id: "ab".into(),
-                    seq: 3
-                },
-                GameChanged {
-                    id: String::new(),
-                    seq: 7
-                },
-                GameChanged {
-                    id: "ef".into(),
-                    seq: 9
-                },
+                named("ab", 3),
+                named("", 7),
+                named("ef", 9),
+                named("gh", 2),
+                named("ij", 5),
+                named("kl", 6),
             ]
         );
     }

@@ -14,14 +14,18 @@ use super::sql::Sql;
 const HELD: &str = "DELETE FROM pending_moves
      WHERE game = $1 AND seq <= (SELECT seq FROM games WHERE id = $1)";
 
-/// A game is written over a stored one only if that is not further on, counting its pending
-/// moves (a move at the game's own number is another state of it).
+/// A game is written over a stored one only if that is behind it, counting its pending
+/// moves (a move at the game's own number is another state of it). At its own number only
+/// the very same state (a write repeated after a lost answer): with several servers, two
+/// different ones at one number are two servers' changes of one state (a draw agreed on
+/// one, the flag on the owner), and only the first may be kept.
 const GAME: &str = "INSERT INTO games (id, live, updated_ms, seq, data)
      VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (id) DO UPDATE SET live = EXCLUDED.live,
          updated_ms = EXCLUDED.updated_ms, seq = EXCLUDED.seq,
          data = EXCLUDED.data
-     WHERE games.seq <= EXCLUDED.seq AND NOT EXISTS
+     WHERE (games.seq < EXCLUDED.seq
+            OR (games.seq = EXCLUDED.seq AND games.data = EXCLUDED.data)) AND NOT EXISTS
          (SELECT 1 FROM pending_moves p
           WHERE p.game = EXCLUDED.id AND p.seq >= EXCLUDED.seq)";
 
@@ -279,10 +283,12 @@ impl Backend for Postgres {
                 Change::Game(g) => Some(GameChanged {
                     id: g.id.clone(),
                     seq: g.seq,
+                    moved: None,
                 }),
                 Change::Move(m) => Some(GameChanged {
                     id: m.game.clone(),
                     seq: m.seq,
+                    moved: Some(m.clone()),
                 }),
                 Change::SetAside { .. } => None,
             })
