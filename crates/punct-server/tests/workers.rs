@@ -130,17 +130,6 @@ async fn human_moves(base: &str, id: &str, token: &str, seed: usize) {
     assert_eq!(status, 200, "{v}");
 }
 
-async fn metric(base: &str, name: &str) -> Option<f64> {
-    let text = reqwest::get(format!("{base}/metrics"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_worker_plays_the_computer_and_a_killed_workers_move_is_made_once_by_another() {
     let Some(pg) = tokio::task::spawn_blocking(|| Cluster::start("workers"))

@@ -377,3 +377,16 @@ pub async fn game_until(base: &str, id: &str, what: &str, done: impl Fn(&Value) 
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// The value of `sample` (`name{labels}`) in the `/metrics` of the server at `base`, if it
+/// is there.
+pub async fn metric(base: &str, sample: &str) -> Option<f64> {
+    let text = reqwest::get(format!("{base}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(sample)?.trim().parse().ok())
+}
