@@ -7,6 +7,10 @@
 //!   `/proc`), with the moves per second the clients made, and from the CPU time the moves
 //!   per second at which one PostgreSQL core is saturated.
 //!
+//! With several nodes the cost is measured twice: with each move sent to the next node in
+//! turn, as plain round robin does, and with each game's requests sent to one node chosen by
+//! its id, as `deploy/haproxy.cfg` does (its games made round robin).
+//!
 //! ```text
 //! cargo build --release -p punct-server --bin punct-server --example cluster_figures
 //! target/release/examples/cluster_figures [--games 40] [--seconds 15] [--watched 300]
@@ -14,8 +18,8 @@
 //!
 //! It runs the `punct-server` binary found beside the examples folder, on a throwaway
 //! PostgreSQL (Debian's `postgresql` package) with `pg_stat_statements` loaded. Friend
-//! games are played by `--games` clients at once, each sending its moves to the nodes in
-//! turn as a load balancer would, for `--seconds` per node count.
+//! games are played by `--games` clients at once for `--seconds` per node count and
+//! routing.
 
 #[allow(dead_code, unused_imports)]
 #[path = "chaos/driver/http.rs"]
@@ -157,19 +161,59 @@ async fn play(
     (status == 200).then_some(v)
 }
 
-/// A client playing games one after another until `until`, its moves sent to the nodes in
-/// turn; each move made is counted in `moves`.
-async fn client(bases: Arc<Vec<String>>, until: Instant, seed: u64, moves: Arc<AtomicU64>) {
+/// How a client's requests are spread over the nodes.
+#[derive(Clone, Copy, PartialEq)]
+enum Route {
+    /// Games made on the first node, each move sent to the next node in turn.
+    Turn,
+    /// Games made on the nodes in turn, each game's moves sent to the node its id hashes to.
+    Game,
+}
+
+impl Route {
+    fn name(self) -> &'static str {
+        match self {
+            Route::Turn => "each move to the next node",
+            Route::Game => "each game to one node",
+        }
+    }
+}
+
+/// The node `id`'s requests go to among `nodes`, as a balancer hashing the id would.
+fn node_of(id: &str, nodes: usize) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    id.hash(&mut h);
+    (h.finish() % nodes as u64) as usize
+}
+
+/// A client playing games one after another until `until`, its requests spread by `route`;
+/// each move made is counted in `moves`.
+async fn client(
+    bases: Arc<Vec<String>>,
+    route: Route,
+    until: Instant,
+    seed: u64,
+    moves: Arc<AtomicU64>,
+) {
     let http = reqwest::Client::new();
     let mut n = seed;
     while Instant::now() < until {
-        let Some((id, tokens, mut state)) = friend_game(&http, &bases[0]).await else {
+        n += 1;
+        let maker = match route {
+            Route::Turn => 0,
+            Route::Game => n as usize % bases.len(),
+        };
+        let Some((id, tokens, mut state)) = friend_game(&http, &bases[maker]).await else {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
         while Instant::now() < until {
             n += 1;
-            let base = &bases[n as usize % bases.len()];
+            let base = match route {
+                Route::Turn => &bases[n as usize % bases.len()],
+                Route::Game => &bases[node_of(&id, bases.len())],
+            };
             match play(&http, base, &id, &tokens, &state, n).await {
                 Some(next) => {
                     moves.fetch_add(1, Ordering::Relaxed);
@@ -227,8 +271,8 @@ fn postgres_cpu_seconds() -> f64 {
     total as f64 / ticks
 }
 
-/// The cost of moves with `bases` as the nodes: printed, one line.
-async fn load(options: &Options, url: &str, bases: &[String]) {
+/// The cost of moves with `bases` as the nodes, spread by `route`: printed, one line.
+async fn load(options: &Options, url: &str, bases: &[String], route: Route) {
     let url = url.to_owned();
     let reset = url.clone();
     let (lsn, cpu) = tokio::task::spawn_blocking(move || {
@@ -245,7 +289,10 @@ async fn load(options: &Options, url: &str, bases: &[String]) {
     let started = Instant::now();
     let until = started + Duration::from_secs(options.seconds);
     let clients: Vec<_> = (0..options.games)
-        .map(|i| tokio::spawn(client(bases.clone(), until, i as u64 * 7919, moves.clone())))
+        .map(|i| {
+            let seed = i as u64 * 7919;
+            tokio::spawn(client(bases.clone(), route, until, seed, moves.clone()))
+        })
         .collect();
     for c in clients {
         let _ = c.await;
@@ -269,10 +316,11 @@ async fn load(options: &Options, url: &str, bases: &[String]) {
     .unwrap();
     let cpu_ms = cpu * 1000.0 / moves;
     println!(
-        "{} node(s): {moves:.0} moves in {elapsed:.1} s = {:.0} moves/s; per move: {:.2} \
+        "{} node(s), {}: {moves:.0} moves in {elapsed:.1} s = {:.0} moves/s; per move: {:.2} \
          statements, {:.0} WAL bytes, {cpu_ms:.3} ms of PostgreSQL CPU \
          (one PostgreSQL core saturated at {:.0} moves/s)",
         bases.len(),
+        route.name(),
         moves / elapsed,
         statements / moves,
         wal / moves,
@@ -365,7 +413,10 @@ async fn run(options: &Options) -> Result<(), String> {
         node.start().await?;
         nodes.push(node);
         bases.push(format!("http://{addr}"));
-        load(options, &pg.url, &bases).await;
+        load(options, &pg.url, &bases, Route::Turn).await;
+        if bases.len() > 1 {
+            load(options, &pg.url, &bases, Route::Game).await;
+        }
     }
     watch_delay(options, &bases[0], &bases[2]).await?;
     drop(nodes);

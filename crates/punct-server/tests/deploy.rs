@@ -3,7 +3,8 @@
 //! nodes with `--engine workers`, two engine workers, and HAProxy in front with the
 //! repository's `deploy/haproxy.cfg` (its ports changed to free ones) when `haproxy` is
 //! installed; else the test spreads its requests over the nodes itself. A computer game is
-//! played through it (the workers reply) and a watcher sees a friend game's moves, in order.
+//! played through it (the workers reply) and a watcher sees a friend game's moves, in order,
+//! each of them made on the one node the balancer sends the game's requests to.
 
 mod common;
 
@@ -129,6 +130,14 @@ async fn the_deployed_set_up_plays_through_its_balancer() {
     }
 
     // A watcher sees a friend game's moves, made through any node, in order.
+    let nodes_moves = || async {
+        let mut made = Vec::new();
+        for addr in &addrs {
+            made.push(metric(&format!("http://{addr}"), "punct_moves_total").await);
+        }
+        made
+    };
+    let before = nodes_moves().await;
     let (id, white, black) = friend_game(base(0), None).await;
     let mut watcher = connect(base(1), &id, None).await;
     let first = next_json(&mut watcher, 5).await.expect("the state");
@@ -145,6 +154,18 @@ async fn the_deployed_set_up_plays_through_its_balancer() {
         let heard = wait_for(&mut watcher, 10, |v| v["seq"].as_u64() > Some(seq)).await;
         assert_eq!(heard["seq"].as_u64(), Some(seq + 1), "{heard}");
         assert_eq!(heard["detail"]["move"], mv.as_str(), "{heard}");
+    }
+    // Through the balancer, a game's requests all reach the node its id is hashed to.
+    if proxy.is_some() {
+        let made: Vec<f64> = nodes_moves()
+            .await
+            .iter()
+            .zip(&before)
+            .map(|(after, before)| after.unwrap_or(0.0) - before.unwrap_or(0.0))
+            .collect();
+        let mut sorted = made.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(sorted, [0.0, 0.0, 6.0], "moves made by each node: {made:?}");
     }
     drop(proxy);
     drop(nodes);

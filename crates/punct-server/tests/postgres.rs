@@ -494,6 +494,70 @@ async fn reads_go_on_from_memory_while_the_database_is_away() {
     drop(pg);
 }
 
+/// With several nodes, a node's copy of a game may be behind what another node committed,
+/// so while the database is away a node that knows of others refuses reads (503) rather
+/// than show a state whose acknowledged moves may be undone; once the database is back it
+/// answers with every move, wherever each was made.
+#[tokio::test]
+async fn with_several_nodes_reads_wait_for_the_database() {
+    let Some(mut pg) = tokio::task::spawn_blocking(Postgres::start).await.unwrap() else {
+        return;
+    };
+    let db = PathBuf::from(&pg.url);
+    let (a, b) = (free_addr(), free_addr());
+    let _node_a = Process::start_with(a, &db, |c| {
+        c.env("PUNCT_NODE", "node-a");
+    })
+    .await;
+    // Started second, node B knows of node A from its start.
+    let _node_b = Process::start_with(b, &db, |c| {
+        c.env("PUNCT_NODE", "node-b");
+    })
+    .await;
+    let (base_a, base_b) = (format!("http://{a}"), format!("http://{b}"));
+    let (id, white, black) = friend_game(&base_a, None).await;
+    let (status, v) = play_move(&base_a, &id, &white, "TE4:0").await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = play_move(&base_b, &id, &black, "TK5:0").await;
+    assert_eq!(status, 200, "{v}");
+    let seq = v["seq"].as_u64().unwrap();
+    let url = format!("{base_b}/api/games/{id}");
+    pg = tokio::task::spawn_blocking(move || {
+        pg.stop_fast();
+        pg
+    })
+    .await
+    .unwrap();
+    for token in [None, Some(black.as_str())] {
+        let (status, v) = get(&url, token).await;
+        assert_eq!(
+            status, 503,
+            "a read on node B while the database is away: {v}"
+        );
+    }
+    pg = tokio::task::spawn_blocking(move || {
+        pg.start_again();
+        pg
+    })
+    .await
+    .unwrap();
+    let started = Instant::now();
+    let state = loop {
+        let (status, v) = get(&url, None).await;
+        if status == 200 {
+            break v;
+        }
+        assert_eq!(status, 503, "{v}");
+        assert!(started.elapsed() < Duration::from_secs(30), "{v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(
+        (state["seq"].as_u64(), &state["moves"]),
+        (Some(seq), &json!(["TE4:0", "TK5:0"]))
+    );
+    drop(pg);
+}
+
 /// A database outage is logged once, not once per refused request: a line when it begins
 /// and one when it ends, naming when it began, how long it lasted and how many requests it
 /// refused, however many clients try meanwhile.

@@ -8,6 +8,7 @@
 //! servers sharing one database can never overwrite each other's changes.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::form::PendingMove;
 use super::jobs::Job;
@@ -148,6 +149,9 @@ pub trait Backend: Send {
     fn checkpoint(&mut self) -> anyhow::Result<()>;
     /// The connection, for the portable statements.
     fn sql(&mut self) -> &mut dyn Sql;
+    /// How long a batch gathers under load before it is committed, so that one commit
+    /// serves many games: what a commit costs this database against what a write does.
+    fn gather(&self) -> Duration;
     /// Writes `commit` in one transaction, then runs `jobs` in it, returning what became of
     /// each change: a game or move made on a state older than the stored one is not made
     /// (nor is a fold, silently).

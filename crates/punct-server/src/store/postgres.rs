@@ -2,7 +2,9 @@
 //! use the database's defaults (`synchronous_commit=on`), which survive a crash of the
 //! database machine as well.
 
-use postgres::{Client, NoTls, Row};
+use std::time::Duration;
+
+use postgres::{Client, NoTls, Row, Statement};
 
 use super::backend::{Backend, Change, Commit, Made, PENDING_COLUMNS, seq_in, write_with};
 use super::form::PendingMove;
@@ -55,8 +57,50 @@ fn changed_games<'a>(commit: &'a Commit) -> Vec<&'a str> {
     games
 }
 
+/// The pending move's insert: a move is kept only if it follows the stored state, the
+/// row's or its last pending move's (and no move with its number is there yet).
+const PENDING: &str = "INSERT INTO pending_moves (game, seq, at_ms, mover, move, left_ms)
+     SELECT $1::text, $2::bigint, $3::bigint, $4::smallint, $5::text, $6::bigint
+     WHERE EXISTS (SELECT 1 FROM games WHERE id = $1 AND seq < $2)
+       AND (EXISTS (SELECT 1 FROM games WHERE id = $1 AND seq = $2 - 1)
+         OR EXISTS (SELECT 1 FROM pending_moves
+                    WHERE game = $1 AND seq = $2 - 1))
+     ON CONFLICT DO NOTHING";
+
+/// How long a batch gathers under load before it is committed. A PostgreSQL commit costs
+/// the server about ten times a move (its round trips and the log's flush), so with several
+/// nodes, each with its share of the moves, a longer gather than SQLite's keeps the commits
+/// per move down; 4 ms under load is far inside a player's network round trip.
+const GATHER: Duration = Duration::from_millis(4);
+
+/// The statements every commit runs, prepared once on the connection: preparing is a round
+/// trip and a plan each time.
+struct Prepared {
+    lock: Statement,
+    game: Statement,
+    held: Statement,
+    pending: Statement,
+    notify: Statement,
+}
+
+impl Prepared {
+    fn on(client: &mut Client) -> anyhow::Result<Prepared> {
+        Ok(Prepared {
+            lock: client.prepare(LOCK_GAMES)?,
+            game: client.prepare(GAME)?,
+            held: client.prepare(HELD)?,
+            pending: client.prepare(PENDING)?,
+            notify: client.prepare("SELECT pg_notify($1, $2)")?,
+        })
+    }
+}
+
 /// A connection to PostgreSQL.
-pub struct Postgres(Box<Client>);
+pub struct Postgres {
+    client: Box<Client>,
+    /// Prepared at the first commit (after `init` has made the tables).
+    prepared: Option<Prepared>,
+}
 
 impl Postgres {
     /// Connects to `url`.
@@ -67,7 +111,10 @@ impl Postgres {
                 super::redact(url)
             )
         })?;
-        Ok(Postgres(Box::new(client)))
+        Ok(Postgres {
+            client: Box::new(client),
+            prepared: None,
+        })
     }
 }
 
@@ -95,7 +142,7 @@ fn has_column(tx: &mut postgres::Transaction, table: &str, column: &str) -> anyh
 
 impl Backend for Postgres {
     fn init(&mut self) -> anyhow::Result<()> {
-        let mut tx = self.0.transaction()?;
+        let mut tx = self.client.transaction()?;
         // Nodes starting at once would otherwise race in CREATE TABLE IF NOT EXISTS, which
         // PostgreSQL does not make safe against a concurrent creation.
         tx.execute(
@@ -171,7 +218,7 @@ impl Backend for Postgres {
 
     fn alive_ms(&mut self) -> anyhow::Result<Option<i64>> {
         Ok(self
-            .0
+            .client
             .query_opt("SELECT value FROM meta WHERE key = 'alive_ms'", &[])?
             .map(|r| r.get(0)))
     }
@@ -181,14 +228,23 @@ impl Backend for Postgres {
     }
 
     fn sql(&mut self) -> &mut dyn Sql {
-        &mut *self.0
+        &mut *self.client
+    }
+
+    fn gather(&self) -> Duration {
+        GATHER
     }
 
     fn commit(&mut self, commit: &Commit, jobs: &mut [Box<dyn Job>]) -> anyhow::Result<Vec<Made>> {
-        let mut tx = self.0.transaction()?;
+        let Postgres { client, prepared } = self;
+        let st = match prepared {
+            Some(st) => st,
+            None => prepared.insert(Prepared::on(client)?),
+        };
+        let mut tx = client.transaction()?;
         let games = changed_games(commit);
         if !games.is_empty() {
-            tx.execute(LOCK_GAMES, &[&games])?;
+            tx.execute(&st.lock, &[&games])?;
         }
         let mut made = Vec::with_capacity(commit.changes.len());
         for f in commit.folds {
@@ -196,7 +252,7 @@ impl Backend for Postgres {
                 "UPDATE games SET updated_ms = $2, data = $3, seq = $4 WHERE id = $1 AND seq < $4",
                 &[&f.game, &f.updated_ms, &f.data, &(f.seq as i64)],
             )?;
-            tx.execute(HELD, &[&f.game])?;
+            tx.execute(&st.held, &[&f.game])?;
         }
         if let Some(now) = commit.heartbeat {
             tx.execute(
@@ -205,56 +261,31 @@ impl Backend for Postgres {
                 &[&now],
             )?;
         }
-        // Each statement is prepared once per batch (a round trip), when first needed.
-        let (mut game, mut pending, mut held) = (None, None, None);
         for change in commit.changes {
             made.push(match change {
                 Change::Game(g) if !g.with.is_empty() => write_with(&mut tx, GAME, HELD, g),
                 Change::Game(g) => {
-                    let st = match &game {
-                        Some(st) => st,
-                        None => game.insert(tx.prepare(GAME)?),
-                    };
                     let seq = g.seq as i64;
-                    let written = tx.execute(st, &[&g.id, &g.live, &g.updated_ms, &seq, &g.data])? > 0;
+                    let written =
+                        tx.execute(&st.game, &[&g.id, &g.live, &g.updated_ms, &seq, &g.data])? > 0;
                     if written {
-                        let st = match &held {
-                            Some(st) => st,
-                            None => held.insert(tx.prepare(HELD)?),
-                        };
-                        tx.execute(st, &[&g.id])?;
+                        tx.execute(&st.held, &[&g.id])?;
                     }
                     Made::of(written)
                 }
-                Change::Move(m) => {
-                    // A move is kept only if it follows the stored state: the row's, or its
-                    // last pending move's (and no move with its number is there yet).
-                    let st = match &pending {
-                        Some(st) => st,
-                        None => pending.insert(tx.prepare(
-                            "INSERT INTO pending_moves (game, seq, at_ms, mover, move, left_ms)
-                             SELECT $1::text, $2::bigint, $3::bigint, $4::smallint, $5::text, $6::bigint
-                             WHERE EXISTS (SELECT 1 FROM games WHERE id = $1 AND seq < $2)
-                               AND (EXISTS (SELECT 1 FROM games WHERE id = $1 AND seq = $2 - 1)
-                                 OR EXISTS (SELECT 1 FROM pending_moves
-                                            WHERE game = $1 AND seq = $2 - 1))
-                             ON CONFLICT DO NOTHING",
-                        )?),
-                    };
-                    Made::of(
-                        tx.execute(
-                            st,
-                            &[
-                                &m.game,
-                                &(m.seq as i64),
-                                &m.at_ms,
-                                &i16::from(m.mover),
-                                &m.text,
-                                &m.left_ms,
-                            ],
-                        )? > 0,
-                    )
-                }
+                Change::Move(m) => Made::of(
+                    tx.execute(
+                        &st.pending,
+                        &[
+                            &m.game,
+                            &(m.seq as i64),
+                            &m.at_ms,
+                            &i16::from(m.mover),
+                            &m.text,
+                            &m.left_ms,
+                        ],
+                    )? > 0,
+                ),
                 Change::SetAside { id, why, at_ms } => {
                     tx.execute(
                         "INSERT INTO damaged_games (id, reason, at_ms, data, pending)
@@ -294,10 +325,7 @@ impl Backend for Postgres {
             })
             .collect();
         for payload in GameChanged::payloads(&written) {
-            tx.execute(
-                "SELECT pg_notify($1, $2)",
-                &[&Channel::Games.name(), &payload],
-            )?;
+            tx.execute(&st.notify, &[&Channel::Games.name(), &payload])?;
         }
         jobs::run_all(&mut tx, jobs);
         tx.commit()?;
@@ -306,12 +334,12 @@ impl Backend for Postgres {
 
     fn pending_moves(&mut self, game: Option<&str>) -> anyhow::Result<Vec<PendingMove>> {
         let rows = match game {
-            Some(g) => self.0.query(
+            Some(g) => self.client.query(
                 &format!("{PENDING_COLUMNS} WHERE game = $1 ORDER BY seq"),
                 &[&g],
             )?,
             None => self
-                .0
+                .client
                 .query(&format!("{PENDING_COLUMNS} ORDER BY game, seq"), &[])?,
         };
         Ok(rows.iter().map(pending).collect())
@@ -319,14 +347,14 @@ impl Backend for Postgres {
 
     fn game_data(&mut self, id: &str) -> anyhow::Result<Option<String>> {
         Ok(self
-            .0
+            .client
             .query_opt("SELECT data FROM games WHERE id = $1", &[&id])?
             .map(|r| r.get(0)))
     }
 
     fn live_data(&mut self) -> anyhow::Result<Vec<(String, String)>> {
         Ok(self
-            .0
+            .client
             .query("SELECT id, data FROM games WHERE live", &[])?
             .iter()
             .map(|r| (r.get(0), r.get(1)))
@@ -335,7 +363,7 @@ impl Backend for Postgres {
 
     fn finished_data(&mut self, limit: usize) -> anyhow::Result<Vec<String>> {
         Ok(self
-            .0
+            .client
             .query(
                 "SELECT data FROM games WHERE NOT live ORDER BY updated_ms DESC LIMIT $1",
                 &[&(limit as i64)],
@@ -346,11 +374,11 @@ impl Backend for Postgres {
     }
 
     fn is_lost(&self) -> bool {
-        self.0.is_closed()
+        self.client.is_closed()
     }
 
     fn ping(&mut self) -> anyhow::Result<()> {
-        self.0.simple_query("SELECT 1")?;
+        self.client.simple_query("SELECT 1")?;
         Ok(())
     }
 }

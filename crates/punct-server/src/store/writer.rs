@@ -28,11 +28,6 @@ use crate::ops::time::TimeSource;
 /// under the load test rather than 1% every second. The log is then at most 4 s of writes.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(4);
 
-/// How long a batch gathers under load before it is committed: at 17 000 moves a second,
-/// 0.5 ms gathers about 20 writes into one commit (rather than 3), which halves the database
-/// work per move and the thread wakeups.
-const GATHER: Duration = Duration::from_micros(500);
-
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 256;
 
@@ -207,7 +202,7 @@ pub(super) fn write_loop<F: Form>(
                 // waking this thread and one commit serves many games. At a quiet time a
                 // write is committed at once.
                 if batch_size > 1.5 {
-                    std::thread::sleep(GATHER);
+                    std::thread::sleep(db.gather());
                 }
                 let mut batch = vec![first];
                 while batch.len() < MAX_BATCH {
