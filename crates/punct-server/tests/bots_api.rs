@@ -119,14 +119,8 @@ async fn a_stream_on_one_node_hears_what_happens_on_another() {
     };
     let db = Path::new(&pg.url).to_owned();
     let (addr_a, addr_b) = (free_addr(), free_addr());
-    let _a = Process::start_with(addr_a, &db, |c| {
-        c.env("PUNCT_NODE", "node-a");
-    })
-    .await;
-    let _b = Process::start_with(addr_b, &db, |c| {
-        c.env("PUNCT_NODE", "node-b");
-    })
-    .await;
+    let _a = Process::node(addr_a, &db, "node-a").await;
+    let _b = Process::node(addr_b, &db, "node-b").await;
     let (a, b) = (format!("http://{addr_a}"), format!("http://{addr_b}"));
 
     let mut bot = bot_signed_up(&a, "StreamBot").await;

@@ -5,20 +5,11 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::path::Path;
 
 use common::pg_cluster::Cluster;
 use common::*;
 use serde_json::{Value, json};
-
-async fn node(addr: SocketAddr, db: &Path, name: &str) -> Process {
-    let name = name.to_owned();
-    Process::start_with(addr, db, move |c| {
-        c.env("PUNCT_NODE", name);
-    })
-    .await
-}
 
 async fn analyse(base: &str, position: &str) -> (u16, Value) {
     post(
@@ -40,8 +31,8 @@ async fn a_game_live_on_another_node_is_analysed_for_nobody() {
     let db = Path::new(&pg.url).to_owned();
     let addrs = [free_addr(), free_addr()];
     let _nodes = [
-        node(addrs[0], &db, "node-a").await,
-        node(addrs[1], &db, "node-b").await,
+        Process::node(addrs[0], &db, "node-a").await,
+        Process::node(addrs[1], &db, "node-b").await,
     ];
     let [a, b] = addrs.map(|addr| format!("http://{addr}"));
 

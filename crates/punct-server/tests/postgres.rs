@@ -505,15 +505,9 @@ async fn with_several_nodes_reads_wait_for_the_database() {
     };
     let db = PathBuf::from(&pg.url);
     let (a, b) = (free_addr(), free_addr());
-    let _node_a = Process::start_with(a, &db, |c| {
-        c.env("PUNCT_NODE", "node-a");
-    })
-    .await;
+    let _node_a = Process::node(a, &db, "node-a").await;
     // Started second, node B knows of node A from its start.
-    let _node_b = Process::start_with(b, &db, |c| {
-        c.env("PUNCT_NODE", "node-b");
-    })
-    .await;
+    let _node_b = Process::node(b, &db, "node-b").await;
     let (base_a, base_b) = (format!("http://{a}"), format!("http://{b}"));
     let (id, white, black) = friend_game(&base_a, None).await;
     let (status, v) = play_move(&base_a, &id, &white, "TE4:0").await;

@@ -90,6 +90,14 @@ impl Process {
         Process::start_with(addr, db, |_| {}).await
     }
 
+    /// [`Process::start`] as the node `name` of several sharing the database `db`.
+    pub async fn node(addr: SocketAddr, db: &Path, name: &str) -> Process {
+        Process::start_with(addr, db, |c| {
+            c.env("PUNCT_NODE", name);
+        })
+        .await
+    }
+
     /// [`Process::start`] with the command changed by `tune` (its environment, its
     /// standard error) before it is run.
     pub async fn start_with(
